@@ -1,0 +1,20 @@
+// Runs every compiled test file (dist/test/**/*.test.js) with Node's built-in test runner.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+function find(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...find(p));
+    else if (e.name.endsWith(".test.js")) out.push(p);
+  }
+  return out;
+}
+
+const only = process.argv.slice(2);
+let files = find("dist/test").sort();
+if (only.length > 0) files = files.filter((f) => only.some((o) => f.includes(o)));
+const r = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...files], { stdio: "inherit" });
+process.exit(r.status ?? 1);

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+import { readdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { VineparseError } from "../errors.js";
+import type { Command } from "./command.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** Names of the available subcommands (every `cmd-<name>.js` beside this file). */
+function commandNames(): string[] {
+  return readdirSync(here)
+    .filter((f) => f.startsWith("cmd-") && f.endsWith(".js"))
+    .map((f) => f.slice(4, -3))
+    .sort();
+}
+
+async function loadCommand(name: string): Promise<Command | null> {
+  if (!commandNames().includes(name)) return null;
+  const mod = (await import(`./cmd-${name}.js`)) as { command: Command };
+  return mod.command;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    const lines = [
+      "usage: vineparse <command> [options]   (vineparse <command> --help for details)",
+      "",
+      "commands:",
+    ];
+    for (const c of commandNames()) {
+      const cmd = await loadCommand(c);
+      lines.push(`  ${c.padEnd(10)} ${cmd?.summary ?? ""}`);
+    }
+    process.stdout.write(lines.join("\n") + "\n");
+    return name === undefined ? 1 : 0;
+  }
+  if (name === "--version") {
+    process.stdout.write("vineparse 0.1.0\n");
+    return 0;
+  }
+  const cmd = await loadCommand(name);
+  if (cmd === null) {
+    process.stderr.write(`vineparse: unknown command "${name}" (try vineparse --help)\n`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(cmd.usage.trimEnd() + "\n");
+    return 0;
+  }
+  return cmd.run(rest);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof VineparseError) {
+      process.stderr.write(`vineparse: ${err.message}\n`);
+      process.exitCode = 1;
+    } else if (
+      err instanceof Error &&
+      (err as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+    ) {
+      process.stderr.write(`vineparse: ${err.message}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof Error && (err as NodeJS.ErrnoException).code?.startsWith("ERR_PARSE_ARGS")) {
+      process.stderr.write(`vineparse: ${err.message}\n`);
+      process.exitCode = 2;
+    } else {
+      throw err;
+    }
+  },
+);
