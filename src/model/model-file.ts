@@ -1,0 +1,197 @@
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { crc32, gunzipSync, gzipSync } from "node:zlib";
+import { VineparseError } from "../errors.js";
+import { writeFileAtomic } from "../util/atomic-write.js";
+
+/** Magic bytes at the start of every vineparse model file. */
+const MAGIC = "VINEPARS";
+/** Version of the container layout; bump when the layout changes incompatibly. */
+export const MODEL_FORMAT_VERSION = 1;
+const HEADER_BYTES = 8 + 4 + 4 + 4 + 4;
+
+/** A typed array that can be stored in a model file. */
+export type ModelArray =
+  | Float32Array
+  | Float64Array
+  | Int32Array
+  | Uint32Array
+  | Uint8Array
+  | Int8Array
+  | Uint16Array;
+
+const DTYPES: {
+  name: string;
+  ctor: new (b: ArrayBuffer, o: number, l: number) => ModelArray;
+  bytes: number;
+}[] = [
+  { name: "f32", ctor: Float32Array, bytes: 4 },
+  { name: "f64", ctor: Float64Array, bytes: 8 },
+  { name: "i32", ctor: Int32Array, bytes: 4 },
+  { name: "u32", ctor: Uint32Array, bytes: 4 },
+  { name: "u8", ctor: Uint8Array, bytes: 1 },
+  { name: "i8", ctor: Int8Array, bytes: 1 },
+  { name: "u16", ctor: Uint16Array, bytes: 2 },
+];
+
+function dtypeOf(a: ModelArray): number {
+  for (let i = 0; i < DTYPES.length; i++) if (a instanceof DTYPES[i]!.ctor) return i;
+  throw new Error("unsupported array type");
+}
+
+/** The content of a model file: a kind (e.g. "parser", "tagger"), JSON metadata and named typed arrays. */
+export interface ModelData {
+  kind: string;
+  meta: Record<string, unknown>;
+  arrays: Record<string, ModelArray>;
+}
+
+/**
+ * Serializes a model: magic, format version, flags, payload length, CRC-32 of the payload, then a
+ * gzip-compressed payload holding the JSON header (kind, meta, array directory) and 8-byte-aligned arrays.
+ */
+export function encodeModel(model: ModelData): Uint8Array {
+  const names = Object.keys(model.arrays).sort();
+  const dir: { name: string; dtype: string; offset: number; length: number }[] = [];
+  let offset = 0;
+  for (const name of names) {
+    const a = model.arrays[name]!;
+    dir.push({ name, dtype: DTYPES[dtypeOf(a)]!.name, offset, length: a.length });
+    offset += Math.ceil(a.byteLength / 8) * 8;
+  }
+  const json = Buffer.from(JSON.stringify({ kind: model.kind, meta: model.meta, arrays: dir }), "utf8");
+  const jsonPadded = Math.ceil((4 + json.length) / 8) * 8;
+  const raw = new Uint8Array(jsonPadded + offset);
+  new DataView(raw.buffer).setUint32(0, json.length, true);
+  raw.set(json, 4);
+  for (let i = 0; i < names.length; i++) {
+    const a = model.arrays[names[i]!]!;
+    raw.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), jsonPadded + dir[i]!.offset);
+  }
+  const payload = gzipSync(raw, { level: 6 });
+  const out = new Uint8Array(HEADER_BYTES + payload.length);
+  const view = new DataView(out.buffer);
+  out.set(Buffer.from(MAGIC, "latin1"), 0);
+  view.setUint32(8, MODEL_FORMAT_VERSION, true);
+  view.setUint32(12, 1, true); // flags: bit 0 = gzip
+  view.setUint32(16, payload.length, true);
+  view.setUint32(20, crc32(payload) >>> 0, true);
+  out.set(payload, HEADER_BYTES);
+  return out;
+}
+
+/** Parses bytes written by `encodeModel`, with one clear error for truncated, corrupted or foreign files. */
+export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: string): ModelData {
+  if (bytes.length < HEADER_BYTES || Buffer.from(bytes.subarray(0, 8)).toString("latin1") !== MAGIC) {
+    throw new VineparseError("model-format", "not a vineparse model file", file);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const version = view.getUint32(8, true);
+  if (version !== MODEL_FORMAT_VERSION) {
+    throw new VineparseError(
+      "model-version",
+      `model format version ${version} is not supported (this vineparse reads version ${MODEL_FORMAT_VERSION}); retrain or convert the model`,
+      file,
+    );
+  }
+  const len = view.getUint32(16, true);
+  if (bytes.length < HEADER_BYTES + len) {
+    throw new VineparseError(
+      "model-truncated",
+      `model file is truncated (${bytes.length} of ${HEADER_BYTES + len} bytes)`,
+      file,
+    );
+  }
+  if (bytes.length > HEADER_BYTES + len) {
+    throw new VineparseError("model-corrupt", "model file has trailing bytes", file);
+  }
+  const payload = bytes.subarray(HEADER_BYTES, HEADER_BYTES + len);
+  if (crc32(payload) >>> 0 !== view.getUint32(20, true)) {
+    throw new VineparseError("model-corrupt", "model file is corrupted (checksum mismatch)", file);
+  }
+  let raw: Buffer;
+  try {
+    raw = gunzipSync(payload);
+  } catch {
+    throw new VineparseError("model-corrupt", "model file is corrupted (cannot decompress)", file);
+  }
+  const jsonLen = raw.readUInt32LE(0);
+  const header = JSON.parse(raw.subarray(4, 4 + jsonLen).toString("utf8")) as {
+    kind: string;
+    meta: Record<string, unknown>;
+    arrays: { name: string; dtype: string; offset: number; length: number }[];
+  };
+  if (expectedKind !== undefined && header.kind !== expectedKind) {
+    throw new VineparseError(
+      "model-kind",
+      `expected a ${expectedKind} model, found a ${header.kind} model`,
+      file,
+    );
+  }
+  const base = Math.ceil((4 + jsonLen) / 8) * 8;
+  // Copy into a fresh, aligned buffer so typed arrays can view it directly.
+  const body = new ArrayBuffer(raw.length - base);
+  new Uint8Array(body).set(raw.subarray(base));
+  const arrays: Record<string, ModelArray> = {};
+  for (const d of header.arrays) {
+    const t = DTYPES.find((x) => x.name === d.dtype);
+    if (t === undefined) throw new VineparseError("model-corrupt", `unknown array type ${d.dtype}`, file);
+    arrays[d.name] = new t.ctor(body, d.offset, d.length);
+  }
+  return { kind: header.kind, meta: header.meta, arrays };
+}
+
+/** Writes a model file atomically (temp file + rename). */
+export function writeModelFile(path: string, model: ModelData): void {
+  writeFileAtomic(path, encodeModel(model));
+}
+
+/** Reads and checks a model file; `expectedKind` guards against loading e.g. a tagger as a parser. */
+export function readModelFile(path: string, expectedKind?: string): ModelData {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VineparseError(
+      "no-file",
+      code === "ENOENT" ? "no such model file" : (e as Error).message,
+      path,
+    );
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const bytes = new Uint8Array(size);
+    let off = 0;
+    while (off < size) {
+      const r = readSync(fd, bytes, off, size - off, off);
+      if (r === 0) break;
+      off += r;
+    }
+    return decodeModel(bytes.subarray(0, off), path, expectedKind);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Stores a mostly-zero weight vector compactly: indices and values of its non-zero entries. */
+export function sparsify(w: Float32Array): { index: Int32Array; value: Float32Array } {
+  let nz = 0;
+  for (let i = 0; i < w.length; i++) if (w[i] !== 0) nz++;
+  const index = new Int32Array(nz);
+  const value = new Float32Array(nz);
+  let k = 0;
+  for (let i = 0; i < w.length; i++) {
+    if (w[i] !== 0) {
+      index[k] = i;
+      value[k++] = w[i]!;
+    }
+  }
+  return { index, value };
+}
+
+/** Inverse of `sparsify`. */
+export function densify(index: Int32Array, value: Float32Array, size: number): Float32Array {
+  const w = new Float32Array(size);
+  for (let k = 0; k < index.length; k++) w[index[k]!] = value[k]!;
+  return w;
+}
