@@ -1,0 +1,147 @@
+/**
+ * Rule-based sentence splitter for English raw text (tuned on UD English EWT): blank lines are hard
+ * boundaries; otherwise a sentence ends after `.`/`?`/`!`/`…` runs (plus closing quotes and brackets)
+ * when the next word can start a sentence, and after sentence-final abbreviations (`Inc.`, `etc.`).
+ */
+import { isSpaceCode, type Tokenization, type TokWord, tokenize } from "./tokenize.js";
+
+/** Options of the sentence splitter. */
+export interface SegmentOptions {
+  /** Also end a sentence at every single line break (default false: only blank lines are hard boundaries). */
+  newlineBoundary?: boolean;
+}
+
+/** One sentence: its span in the input and its words and tokens (offsets into the whole input). */
+export interface TokenizedSentence extends Tokenization {
+  /** Offset of the sentence's first character. */
+  start: number;
+  /** Offset just past its last character. */
+  end: number;
+}
+
+/** Abbreviations with an attached period that often end a sentence (a following capital starts a new one). */
+const FINAL_ABBREVIATIONS = new Set([
+  "etc.",
+  "Inc.",
+  "Co.",
+  "Corp.",
+  "Ltd.",
+  "Jr.",
+  "Sr.",
+  "a.m.",
+  "p.m.",
+  "A.M.",
+  "P.M.",
+]);
+
+function isTerminal(form: string): boolean {
+  for (let i = 0; i < form.length; i++) {
+    const c = form.charCodeAt(i);
+    if (c !== 46 && c !== 33 && c !== 63 && c !== 0x2026) return false;
+  }
+  return true;
+}
+
+/** Closing quotes and brackets that stay with the sentence they follow. */
+function isCloser(w: TokWord, prev: TokWord): boolean {
+  const f = w.form;
+  if (f.length !== 1 && f !== "''" && f !== "’’") return false;
+  const c = f.charCodeAt(0);
+  if (c === 0x201d || c === 0x2019 || c === 41 || c === 93 || c === 0xbb) return true; // ” ’ ) ] »
+  return (c === 34 || c === 39) && !prev.spaceAfter; // " ' attached to the punctuation
+}
+
+/** True when `w` may start a sentence after sentence-final punctuation. */
+function canStart(w: TokWord): boolean {
+  const c = w.form.charCodeAt(0);
+  if (c >= 97 && c <= 122) return w.form === "i" || w.form.startsWith("i'") || w.form.startsWith("i’"); // lower case
+  if (c === 44 || c === 59 || c === 58 || c === 41 || c === 93) return false; // , ; : ) ]
+  return true;
+}
+
+/** True when an upper-case or digit start follows (needed after ellipses and abbreviations). */
+function upperStart(w: TokWord): boolean {
+  const c = w.form.charCodeAt(0);
+  return (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 34 || c === 0x201c;
+}
+
+/** Word indices at which new sentences start inside one block of running text (index 0 excluded). */
+export function sentenceStarts(tok: Tokenization): number[] {
+  const words = tok.words;
+  const out: number[] = [];
+  for (let k = 0; k < words.length - 1; k++) {
+    const w = words[k]!;
+    const f = w.form;
+    let kind = 0; // 1 terminal punctuation, 2 ellipsis, 3 final abbreviation
+    if (isTerminal(f)) kind = f === "..." || f === "…" || f === ".." ? 2 : 1;
+    else if (FINAL_ABBREVIATIONS.has(f)) kind = 3;
+    if (kind === 0) continue;
+    let e = k;
+    while (e + 1 < words.length && isCloser(words[e + 1]!, words[e]!)) e++;
+    if (e + 1 >= words.length) break;
+    const n = words[e + 1]!;
+    const ok = kind === 1 ? canStart(n) : upperStart(n);
+    if (ok) out.push(e + 1);
+    k = e;
+  }
+  return out;
+}
+
+/** Splits raw text into sentences (blank lines always separate sentences) and tokenizes them. */
+export function segmentText(text: string, opts: SegmentOptions = {}): TokenizedSentence[] {
+  const out: TokenizedSentence[] = [];
+  const perLine = opts.newlineBoundary ?? false;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    // find the end of the block: a blank line (or any line break with `newlineBoundary`)
+    let e = i;
+    for (;;) {
+      const nl = text.indexOf("\n", e);
+      if (nl < 0) {
+        e = n;
+        break;
+      }
+      if (perLine) {
+        e = nl;
+        break;
+      }
+      let j = nl + 1;
+      while (j < n && text.charCodeAt(j) !== 10 && isSpaceCode(text.charCodeAt(j))) j++;
+      if (j >= n || text.charCodeAt(j) === 10) {
+        e = nl;
+        break;
+      }
+      e = j;
+    }
+    splitBlock(text, i, e, out);
+    i = e + 1;
+  }
+  return out;
+}
+
+/** Tokenizes [start, end) and cuts it into sentences appended to `out`. */
+function splitBlock(text: string, start: number, end: number, out: TokenizedSentence[]): void {
+  const tok = tokenize(text, start, end);
+  if (tok.words.length === 0) return;
+  const starts = sentenceStarts(tok);
+  starts.push(tok.words.length);
+  let first = 0;
+  let t = 0;
+  for (const s of starts) {
+    const words = tok.words.slice(first, s);
+    const tokens = [];
+    while (t < tok.tokens.length && tok.tokens[t]!.firstWord < s) {
+      const k = tok.tokens[t]!;
+      tokens.push({
+        start: k.start,
+        end: k.end,
+        firstWord: k.firstWord - first,
+        lastWord: k.lastWord - first,
+      });
+      t++;
+    }
+    out.push({ start: words[0]!.start, end: words[words.length - 1]!.end, words, tokens });
+    first = s;
+  }
+}
