@@ -1,0 +1,43 @@
+/** Thresholds for `buildTagDictionary` (Honnibal-style: frequent words with one dominant tag). */
+export interface TagDictionaryOptions {
+  /** Minimum number of training occurrences (default 20). */
+  minCount?: number;
+  /** Minimum share of the most frequent tag (default 0.97). */
+  minRatio?: number;
+}
+
+/**
+ * Maps frequent, nearly unambiguous words to their tag id so the tagger can assign it directly
+ * (skipping feature scoring): a word qualifies if seen ≥ minCount times with ≥ minRatio of one tag.
+ */
+export function buildTagDictionary(
+  sentences: readonly { words: readonly string[]; tags: ArrayLike<number> }[],
+  numTags: number,
+  opts: TagDictionaryOptions = {},
+): Map<string, number> {
+  const minCount = opts.minCount ?? 20;
+  const minRatio = opts.minRatio ?? 0.97;
+  const counts = new Map<string, Int32Array>();
+  for (const s of sentences) {
+    for (let i = 0; i < s.words.length; i++) {
+      const w = s.words[i]!;
+      let c = counts.get(w);
+      if (c === undefined) {
+        c = new Int32Array(numTags);
+        counts.set(w, c);
+      }
+      c[s.tags[i]!]!++;
+    }
+  }
+  const dict = new Map<string, number>();
+  for (const [w, c] of counts) {
+    let total = 0;
+    let best = 0;
+    for (let t = 0; t < numTags; t++) {
+      total += c[t]!;
+      if (c[t]! > c[best]!) best = t;
+    }
+    if (total >= minCount && c[best]! >= minRatio * total) dict.set(w, best);
+  }
+  return dict;
+}

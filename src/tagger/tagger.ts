@@ -1,0 +1,120 @@
+import type { ConlluSentence } from "../conllu/types.js";
+import type { Annotation } from "../conllu/write.js";
+import { VineparseError } from "../errors.js";
+import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
+import { FeatureIndex } from "./feature-index.js";
+import { Perceptron } from "./perceptron.js";
+import { TagDecoder, type TaggerMode, type TagResult } from "./tag-decoder.js";
+import { TagModel } from "./tag-model.js";
+import { type TaggedSentence, taggedSentence } from "./tagged-sentence.js";
+import { type TaggerTrainOptions, trainTagDecoder } from "./train-tagger.js";
+
+/** Model-file kind of a tagger. */
+export const TAGGER_KIND = "tagger";
+/** Version of the tagger's features and arrays inside the model file; bump when features change. */
+export const TAGGER_VERSION = 1;
+
+interface StoredModel {
+  classes: string[];
+  dictWords: string[];
+  dictTags: number[];
+}
+
+/**
+ * Averaged-perceptron part-of-speech tagger predicting UPOS and XPOS (greedy left to right, hashed
+ * features, tag dictionary). Train with `Tagger.train`, persist with `save`/`Tagger.load`, and tag
+ * plain word strings (`tag`) or CoNLL-U sentences (`tagSentence`, `annotate`).
+ */
+export class Tagger {
+  private readonly decoder: TagDecoder;
+
+  private constructor(decoder: TagDecoder) {
+    this.decoder = decoder;
+  }
+
+  /** Trains a tagger on gold-tagged sentences. */
+  static train(sentences: readonly TaggedSentence[], opts: TaggerTrainOptions = {}): Tagger {
+    return new Tagger(trainTagDecoder(sentences, opts));
+  }
+
+  /** Loads a tagger saved with `save`. */
+  static load(path: string): Tagger {
+    return Tagger.fromModelData(readModelFile(path, TAGGER_KIND), path);
+  }
+
+  /** Rebuilds a tagger from decoded model-file content. */
+  static fromModelData(data: ModelData, file = "<model>"): Tagger {
+    const meta = data.meta as { version?: number; mode?: TaggerMode; models?: StoredModel[] };
+    if (meta.version !== TAGGER_VERSION || meta.models === undefined || meta.mode === undefined) {
+      throw new VineparseError(
+        "model-version",
+        `tagger model version ${meta.version} is not supported (expected ${TAGGER_VERSION}); retrain it`,
+        file,
+      );
+    }
+    const models = meta.models.map((m, k) => {
+      const keys = data.arrays[`m${k}.keys`] as Int32Array;
+      const index = data.arrays[`m${k}.index`] as Int32Array;
+      const value = data.arrays[`m${k}.value`] as Float32Array;
+      if (keys === undefined || index === undefined || value === undefined) {
+        throw new VineparseError("model-corrupt", `tagger model ${k} is missing arrays`, file);
+      }
+      const T = m.classes.length;
+      const weights = densify(index, value, keys.length * T);
+      const dict = new Map<string, number>();
+      for (let i = 0; i < m.dictWords.length; i++) dict.set(m.dictWords[i]!, m.dictTags[i]!);
+      return new TagModel(m.classes, new Perceptron(T, FeatureIndex.fromKeys(keys), weights), dict);
+    });
+    return new Tagger(new TagDecoder(meta.mode, models));
+  }
+
+  /** The model-file content of this tagger (weights stored sparsely). */
+  toModelData(): ModelData {
+    const arrays: ModelData["arrays"] = {};
+    const stored: StoredModel[] = this.decoder.models.map((m, k) => {
+      const T = m.classes.length;
+      const rows = m.perceptron.index.size;
+      const { index, value } = sparsify(m.perceptron.weights.subarray(0, rows * T));
+      arrays[`m${k}.keys`] = m.perceptron.index.keysByRow();
+      arrays[`m${k}.index`] = index;
+      arrays[`m${k}.value`] = value;
+      const dictWords = [...m.dict.keys()].sort();
+      return { classes: [...m.classes], dictWords, dictTags: dictWords.map((w) => m.dict.get(w)!) };
+    });
+    return {
+      kind: TAGGER_KIND,
+      meta: { version: TAGGER_VERSION, mode: this.decoder.mode, models: stored },
+      arrays,
+    };
+  }
+
+  /** Writes the tagger to a model file (atomically). */
+  save(path: string): void {
+    writeModelFile(path, this.toModelData());
+  }
+
+  /** Whether UPOS and XPOS come from one joint model or two. */
+  get mode(): TaggerMode {
+    return this.decoder.mode;
+  }
+
+  /** Tags a sentence given as word strings; result arrays are aligned with `words`. */
+  tag(words: readonly string[]): TagResult {
+    return this.decoder.tag(words);
+  }
+
+  /** Tags the basic words of a CoNLL-U sentence (ignoring its existing tags). */
+  tagSentence(s: ConlluSentence): TagResult {
+    return this.decoder.tag(taggedSentence(s).words);
+  }
+
+  /** Tags a CoNLL-U sentence and returns the UPOS/XPOS annotation for `formatSentence` (1-based). */
+  annotate(s: ConlluSentence): Annotation {
+    return toAnnotation(this.tagSentence(s));
+  }
+}
+
+/** Turns 0-based tag arrays into a 1-based `Annotation` for `formatSentence`. */
+export function toAnnotation(r: TagResult): Annotation {
+  return { upos: ["", ...r.upos], xpos: ["", ...r.xpos] };
+}
