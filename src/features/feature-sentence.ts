@@ -1,0 +1,106 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { hashString } from "../util/hash.js";
+
+const ROOT_WORD = hashString("<root>");
+const ROOT_TAG = hashString("<root-tag>");
+/** Atom for positions before the first token (index -1 relative to root is never used; root's left neighbour). */
+export const BOS = hashString("<s>");
+/** Atom for the position after the last token. */
+export const EOS = hashString("</s>");
+
+/**
+ * Per-token feature atoms of a sentence (32-bit hashes of strings, computed once per sentence):
+ * lower-cased word, 5-character prefix, XPOS and UPOS. Arrays have n + 2 entries: 0 = root,
+ * 1..n = tokens, n + 1 = end-of-sentence sentinel. `cat` holds small dense UPOS ids for in-between features.
+ */
+export class FeatureSentence {
+  n = 0;
+  word: Int32Array = new Int32Array(0);
+  prefix: Int32Array = new Int32Array(0);
+  xpos: Int32Array = new Int32Array(0);
+  upos: Int32Array = new Int32Array(0);
+  /** Dense category id (UPOS vocabulary id) per position; root and sentinel get 0. */
+  cat: Int32Array = new Int32Array(0);
+  /** Stable hash of each category id's string (the UPOS vocabulary's hashes). */
+  catHash: Int32Array = new Int32Array(0);
+  /** Number of distinct category ids (prefix-count table stride). */
+  numCats = 0;
+  /** Prefix counts: catCount[i * numCats + c] = number of tokens 1..i with category c. */
+  catCount: Int32Array = new Int32Array(0);
+}
+
+/** Caches per-form atoms (lower-cased word hash, prefix hash) so each distinct form is lower-cased once. */
+export class AtomCache {
+  private word = new Int32Array(1024);
+  private prefix = new Int32Array(1024);
+  private known = new Uint8Array(1024);
+
+  /** Fills `fs` with the atoms of sentence `s` (whose ids refer to `vocab`). */
+  prepare(s: Sentence, vocab: Vocabularies, fs: FeatureSentence): FeatureSentence {
+    const n = s.n;
+    if (fs.word.length < n + 2) {
+      const cap = Math.max(n + 2, fs.word.length * 2, 64);
+      fs.word = new Int32Array(cap);
+      fs.prefix = new Int32Array(cap);
+      fs.xpos = new Int32Array(cap);
+      fs.upos = new Int32Array(cap);
+      fs.cat = new Int32Array(cap);
+    }
+    fs.n = n;
+    fs.word[0] = ROOT_WORD;
+    fs.prefix[0] = ROOT_WORD;
+    fs.xpos[0] = ROOT_TAG;
+    fs.upos[0] = ROOT_TAG;
+    fs.cat[0] = 0;
+    const numCats = vocab.upos.size;
+    for (let i = 1; i <= n; i++) {
+      const f = s.form[i]!;
+      if (f >= this.known.length || this.known[f] === 0) this.learn(f, vocab.form.strings[f]!);
+      fs.word[i] = this.word[f]!;
+      fs.prefix[i] = this.prefix[f]!;
+      fs.xpos[i] = vocab.xpos.hash(s.xpos[i]!);
+      fs.upos[i] = vocab.upos.hash(s.upos[i]!);
+      fs.cat[i] = s.upos[i]!;
+    }
+    fs.word[n + 1] = EOS;
+    fs.prefix[n + 1] = EOS;
+    fs.xpos[n + 1] = EOS;
+    fs.upos[n + 1] = EOS;
+    fs.cat[n + 1] = 0;
+    fs.numCats = numCats;
+    fs.catHash = vocab.upos.hashes;
+    const need = (n + 2) * numCats;
+    if (fs.catCount.length < need) fs.catCount = new Int32Array(Math.max(need, fs.catCount.length * 2));
+    const cc = fs.catCount;
+    for (let c = 0; c < numCats; c++) cc[c] = 0;
+    for (let i = 1; i <= n + 1; i++) {
+      const row = i * numCats;
+      const prev = row - numCats;
+      for (let c = 0; c < numCats; c++) cc[row + c] = cc[prev + c]!;
+      if (i <= n) cc[row + fs.cat[i]!]!++;
+    }
+    return fs;
+  }
+
+  private learn(id: number, form: string): void {
+    if (id >= this.known.length) {
+      let cap = this.known.length;
+      while (cap <= id) cap *= 2;
+      const w = new Int32Array(cap);
+      w.set(this.word);
+      this.word = w;
+      const p = new Int32Array(cap);
+      p.set(this.prefix);
+      this.prefix = p;
+      const k = new Uint8Array(cap);
+      k.set(this.known);
+      this.known = k;
+    }
+    const lower = form.toLowerCase();
+    const w = hashString(lower);
+    this.word[id] = w;
+    this.prefix[id] = lower.length > 5 ? hashString("\u0001" + lower.slice(0, 5)) : w;
+    this.known[id] = 1;
+  }
+}

@@ -1,0 +1,71 @@
+import type { FeatureSentence } from "../features/feature-sentence.js";
+import { BOS } from "../features/feature-sentence.js";
+import { dirDist } from "../features/first-order.js";
+import { finish, mix } from "../util/hash.js";
+
+/** Maximum number of features `labelFeatures` emits for one arc. */
+export const MAX_LABEL_FEATURES = 32;
+
+/**
+ * Features for labelling arc h→m given the whole predicted tree (`heads`): words and tags of head and
+ * modifier, their neighbours, direction/distance, and the modifier's leftmost/rightmost child tags.
+ * Indices are feature-row numbers (hash & rowMask); the label is added by the caller.
+ */
+export function labelFeatures(
+  x: FeatureSentence,
+  heads: Int32Array,
+  h: number,
+  m: number,
+  out: Int32Array,
+  rowMask: number,
+): number {
+  const W = x.word;
+  const P = x.xpos;
+  const C = x.upos;
+  const hw = W[h]!;
+  const hp = P[h]!;
+  const hc = C[h]!;
+  const mw = W[m]!;
+  const mp = P[m]!;
+  const mc = C[m]!;
+  const dd = dirDist(h, m);
+  const mpL = P[m - 1]!;
+  const mpR = P[m + 1]!;
+  const hpL = h > 0 ? P[h - 1]! : BOS;
+  const hpR = P[h + 1]!;
+  // Leftmost and rightmost children of m, and whether m has a sibling on the same side.
+  let lc = BOS;
+  let rc = BOS;
+  let nKids = 0;
+  for (let i = 1; i <= x.n; i++) {
+    if (heads[i] === m) {
+      if (lc === BOS && i < m) lc = P[i]!;
+      if (i > m) rc = P[i]!;
+      nKids++;
+    }
+  }
+  let k = 0;
+  out[k++] = finish(mix(1, hw)) & rowMask;
+  out[k++] = finish(mix(2, hp)) & rowMask;
+  out[k++] = finish(mix(3, mw)) & rowMask;
+  out[k++] = finish(mix(4, mp)) & rowMask;
+  out[k++] = finish(mix(mix(5, hp), mp)) & rowMask;
+  out[k++] = finish(mix(mix(6, hw), mp)) & rowMask;
+  out[k++] = finish(mix(mix(7, hp), mw)) & rowMask;
+  out[k++] = finish(mix(mix(mix(8, hc), mc), dd)) & rowMask;
+  out[k++] = finish(mix(9, dd)) & rowMask;
+  out[k++] = finish(mix(mix(10, mp), mpL)) & rowMask;
+  out[k++] = finish(mix(mix(11, mp), mpR)) & rowMask;
+  out[k++] = finish(mix(mix(mix(12, hp), mp), dd)) & rowMask;
+  out[k++] = finish(mix(mix(13, mw), dd)) & rowMask;
+  out[k++] = finish(mix(mix(mix(14, mp), lc), rc)) & rowMask;
+  out[k++] = finish(mix(mix(mix(15, hp), mp), lc)) & rowMask;
+  out[k++] = finish(mix(mix(mix(16, hp), mp), rc)) & rowMask;
+  out[k++] = finish(mix(mix(mix(17, hpL), hp), mp)) & rowMask;
+  out[k++] = finish(mix(mix(mix(18, hp), hpR), mp)) & rowMask;
+  out[k++] = finish(mix(mix(mix(19, hw), mw), dd)) & rowMask;
+  out[k++] = finish(mix(mix(mix(20, mc), nKids > 3 ? 3 : nKids), dd)) & rowMask;
+  out[k++] = finish(mix(mix(21, x.prefix[m]!), hc)) & rowMask;
+  out[k++] = finish(mix(mix(22, h === 0 ? 1 : 0), mc)) & rowMask;
+  return k;
+}

@@ -1,0 +1,143 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { VineparseError } from "../errors.js";
+import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
+import { densify, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
+import type { ArcMask } from "../prune/arc-mask.js";
+import { ArcScorer } from "./arc-scorer.js";
+import { createFirstOrderDecoder, type DecoderName, type FirstOrderDecoder } from "./decoders.js";
+import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+
+/** Version of the feature templates; a model trained with other templates is refused. */
+export const FEATURE_VERSION = 1;
+
+/** Settings fixed when a parser is trained. */
+export interface ParserConfig {
+  /** Factorization order (1 = arc-factored). */
+  order: 1;
+  /** Decoder: "eisner" (projective) or "mst" (Chu-Liu-Edmonds, non-projective). */
+  decoder: DecoderName;
+  /** log2 of the arc weight-vector size. */
+  bits: number;
+  /** log2 of the number of label feature rows. */
+  labelBits: number;
+}
+
+/** The result of parsing one sentence. */
+export interface ParseResult {
+  /** heads[m] for m = 1..n (heads[0] = -1). */
+  heads: Int32Array;
+  /** labels[m] = index into `Parser.labels` (labels[0] unused). */
+  labels: Int32Array;
+  /** True if the decoder had to restore arcs because the mask left no tree. */
+  fallback: boolean;
+  /** Number of arcs whose features were computed. */
+  arcsScored: number;
+}
+
+/** A trained first-order graph-based dependency parser with a dependency-relation labeller. */
+export class Parser {
+  private readonly atoms = new AtomCache();
+  private readonly fs = new FeatureSentence();
+  private readonly scorer: ArcScorer;
+  private readonly decoder: FirstOrderDecoder;
+  private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
+  private readonly lscores: Float64Array;
+
+  constructor(
+    readonly config: ParserConfig,
+    /** Arc weights (length 2^bits). */
+    readonly arcWeights: Float32Array,
+    /** Label weights: row-major, (2^labelBits) rows × labels.length. */
+    readonly labelWeights: Float32Array,
+    /** Dependency relation names; predictions are indices into this list. */
+    readonly labels: string[],
+  ) {
+    this.scorer = new ArcScorer(arcWeights);
+    this.decoder = createFirstOrderDecoder(config.decoder);
+    this.lscores = new Float64Array(labels.length);
+  }
+
+  /** Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`; `mask` restricts the arcs. */
+  parse(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): ParseResult {
+    const x = this.atoms.prepare(s, vocab, this.fs);
+    const scores = this.scorer.scoreAll(x, mask);
+    const r = this.decoder.decode(x.n, scores, mask);
+    const labels = this.label(x, r.heads);
+    return { heads: r.heads, labels, fallback: r.fallback, arcsScored: this.scorer.scored };
+  }
+
+  /** Feature atoms of the last parsed sentence (for pruning code that shares the parser's features). */
+  prepare(s: Sentence, vocab: Vocabularies): FeatureSentence {
+    return this.atoms.prepare(s, vocab, this.fs);
+  }
+
+  /** Assigns the best label to every arc of a tree. */
+  label(x: FeatureSentence, heads: Int32Array): Int32Array {
+    const n = x.n;
+    const L = this.labels.length;
+    const out = new Int32Array(n + 1);
+    const lw = this.labelWeights;
+    const rowMask = (1 << this.config.labelBits) - 1;
+    const sc = this.lscores;
+    const buf = this.lbuf;
+    for (let m = 1; m <= n; m++) {
+      const k = labelFeatures(x, heads, heads[m]!, m, buf, rowMask);
+      sc.fill(0);
+      for (let i = 0; i < k; i++) {
+        const base = buf[i]! * L;
+        for (let l = 0; l < L; l++) sc[l] += lw[base + l]!;
+      }
+      let best = 0;
+      for (let l = 1; l < L; l++) if (sc[l]! > sc[best]!) best = l;
+      out[m] = best;
+    }
+    return out;
+  }
+
+  /** Maps label indices to the ids of a corpus vocabulary (interning unseen names). */
+  labelIds(vocab: Vocabularies): Int32Array {
+    const ids = new Int32Array(this.labels.length);
+    for (let l = 0; l < this.labels.length; l++) ids[l] = vocab.deprel.add(this.labels[l]!);
+    return ids;
+  }
+
+  /** Writes the model file (atomically). */
+  save(path: string): void {
+    const a = sparsify(this.arcWeights);
+    const l = sparsify(this.labelWeights);
+    writeModelFile(path, {
+      kind: "parser",
+      meta: { ...this.config, featureVersion: FEATURE_VERSION, labels: this.labels },
+      arrays: { arcIndex: a.index, arcValue: a.value, labelIndex: l.index, labelValue: l.value },
+    });
+  }
+
+  /** Loads a model written by `save`. */
+  static load(path: string): Parser {
+    const m = readModelFile(path, "parser");
+    const meta = m.meta as unknown as ParserConfig & { featureVersion: number; labels: string[] };
+    if (meta.featureVersion !== FEATURE_VERSION) {
+      throw new VineparseError(
+        "model-version",
+        `model uses feature set ${meta.featureVersion}, expected ${FEATURE_VERSION}`,
+        path,
+      );
+    }
+    if (meta.order !== 1)
+      throw new VineparseError("model-kind", `order-${meta.order} models are not supported here`, path);
+    const config: ParserConfig = {
+      order: 1,
+      decoder: meta.decoder,
+      bits: meta.bits,
+      labelBits: meta.labelBits,
+    };
+    const arc = densify(m.arrays.arcIndex as Int32Array, m.arrays.arcValue as Float32Array, 1 << meta.bits);
+    const lab = densify(
+      m.arrays.labelIndex as Int32Array,
+      m.arrays.labelValue as Float32Array,
+      (1 << meta.labelBits) * meta.labels.length,
+    );
+    return new Parser(config, arc, lab, meta.labels);
+  }
+}

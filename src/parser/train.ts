@@ -1,0 +1,186 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.js";
+import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
+import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
+import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { Rng } from "../util/rng.js";
+import { ArcScorer } from "./arc-scorer.js";
+import { createFirstOrderDecoder, type DecoderName } from "./decoders.js";
+import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import { Parser } from "./parser.js";
+
+/** Options of `trainParser`. */
+export interface TrainOptions {
+  decoder?: DecoderName;
+  /** Training passes over the data (default 10). */
+  epochs?: number;
+  /** "mira" (1-best MIRA, default) or "perceptron". */
+  algorithm?: "mira" | "perceptron";
+  /** MIRA's aggressiveness cap C (default 0.1). */
+  C?: number;
+  /** Shuffling seed (default 1). */
+  seed?: number;
+  /** log2 of the arc weight-vector size (default 23). */
+  bits?: number;
+  /** log2 of the number of label feature rows (default 18). */
+  labelBits?: number;
+  /** Dev sentences (same vocabulary) for per-epoch evaluation and model selection. */
+  dev?: Sentence[];
+  /** Called after every epoch. */
+  onEpoch?: (r: EpochReport) => void;
+}
+
+/** What one training epoch did. */
+export interface EpochReport {
+  epoch: number;
+  seconds: number;
+  sentencesPerSecond: number;
+  /** Head accuracy on training sentences during the pass (before each update). */
+  trainUas: number;
+  /** Dev scores with the averaged weights after this epoch (if dev was given). */
+  dev: AttachmentScores | null;
+}
+
+/** Trains a first-order parser and labeller; with dev data, returns the epoch with the best dev UAS (no punct). */
+export function trainParser(
+  train: Sentence[],
+  vocab: Vocabularies,
+  opts: TrainOptions = {},
+): { parser: Parser; history: EpochReport[]; bestEpoch: number } {
+  const decoderName = opts.decoder ?? "eisner";
+  const epochs = opts.epochs ?? 10;
+  const algorithm = opts.algorithm ?? "mira";
+  const C = opts.C ?? 0.1;
+  const bits = opts.bits ?? 23;
+  const labelBits = opts.labelBits ?? 18;
+  const rng = new Rng(opts.seed ?? 1);
+
+  // Labels: every relation used in the training data, in first-seen order.
+  const labels: string[] = [];
+  const labelOf = new Int32Array(vocab.deprel.size + 1).fill(-1);
+  for (const s of train) {
+    for (let m = 1; m <= s.n; m++) {
+      const d = s.deprel[m]!;
+      if (labelOf[d] === -1) {
+        labelOf[d] = labels.length;
+        labels.push(vocab.deprel.strings[d]!);
+      }
+    }
+  }
+  const L = labels.length;
+  const rowMask = (1 << labelBits) - 1;
+
+  const arcModel = new AveragedWeights(1 << bits);
+  const labModel = new AveragedWeights((1 << labelBits) * L);
+  const delta = new SparseDelta(1 << bits);
+  const scorer = new ArcScorer(arcModel.w);
+  const decoder = createFirstOrderDecoder(decoderName);
+  const atoms = new AtomCache();
+  const fs = new FeatureSentence();
+  const fbuf = new Int32Array(MAX_ARC_FEATURES);
+  const lbuf = new Int32Array(MAX_LABEL_FEATURES);
+  const lidx = new Int32Array(MAX_LABEL_FEATURES);
+  const lsc = new Float64Array(L);
+  const wmask = (1 << bits) - 1;
+  const order = Array.from(train.keys());
+  const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
+
+  const history: EpochReport[] = [];
+  let best: Parser | null = null;
+  let bestKey = -1;
+  let bestEpoch = 0;
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    rng.shuffle(order);
+    const t0 = process.hrtime.bigint();
+    let correct = 0;
+    let total = 0;
+    for (const idx of order) {
+      const s = train[idx]!;
+      const x = atoms.prepare(s, vocab, fs);
+      const n = x.n;
+      const size = n + 1;
+      const scores = scorer.scoreAll(x, null);
+      const pred = decoder.decode(n, scores, null).heads;
+      const gold = s.head;
+      let wrong = 0;
+      let margin = 0;
+      for (let m = 1; m <= n; m++) {
+        if (pred[m] === gold[m]) continue;
+        wrong++;
+        margin += scores[gold[m]! * size + m]! - scores[pred[m]! * size + m]!;
+        let k = arcFeatures(x, gold[m]!, m, fbuf, wmask);
+        if (algorithm === "perceptron") arcModel.update(fbuf, k, 1);
+        else delta.add(fbuf, k, 1);
+        k = arcFeatures(x, pred[m]!, m, fbuf, wmask);
+        if (algorithm === "perceptron") arcModel.update(fbuf, k, -1);
+        else delta.add(fbuf, k, -1);
+      }
+      if (wrong > 0 && algorithm === "mira") {
+        delta.applyAndClear(arcModel, miraStep(wrong, margin, delta.squaredNorm(), C));
+      }
+      correct += n - wrong;
+      total += n;
+      // Labeller: multiclass perceptron on gold arcs.
+      const lw = labModel.w;
+      for (let m = 1; m <= n; m++) {
+        const k = labelFeatures(x, gold, gold[m]!, m, lbuf, rowMask);
+        lsc.fill(0);
+        for (let i = 0; i < k; i++) {
+          const base = lbuf[i]! * L;
+          for (let l = 0; l < L; l++) lsc[l] += lw[base + l]!;
+        }
+        let p = 0;
+        for (let l = 1; l < L; l++) if (lsc[l]! > lsc[p]!) p = l;
+        const g = labelOf[s.deprel[m]!]!;
+        if (p !== g) {
+          for (let i = 0; i < k; i++) lidx[i] = lbuf[i]! * L + g;
+          labModel.update(lidx, k, 1);
+          for (let i = 0; i < k; i++) lidx[i] = lbuf[i]! * L + p;
+          labModel.update(lidx, k, -1);
+        }
+      }
+      arcModel.tick();
+      labModel.tick();
+    }
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const parser = new Parser(config, arcModel.averaged(), labModel.averaged(), labels.slice());
+    let dev: AttachmentScores | null = null;
+    if (opts.dev !== undefined && opts.dev.length > 0) {
+      dev = evaluateParser(parser, opts.dev, vocab);
+      const key = dev.uasNoPunct * 1000 + dev.lasNoPunct;
+      if (key > bestKey) {
+        bestKey = key;
+        best = parser;
+        bestEpoch = epoch;
+      }
+    } else {
+      best = parser;
+      bestEpoch = epoch;
+    }
+    const r: EpochReport = {
+      epoch,
+      seconds,
+      sentencesPerSecond: train.length / seconds,
+      trainUas: total === 0 ? 0 : (100 * correct) / total,
+      dev,
+    };
+    history.push(r);
+    opts.onEpoch?.(r);
+  }
+  void dot;
+  return { parser: best!, history, bestEpoch };
+}
+
+/** Parses gold sentences and scores the result (punctuation = UPOS "PUNCT"). */
+export function evaluateParser(parser: Parser, sentences: Sentence[], vocab: Vocabularies): AttachmentScores {
+  const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+  const ids = parser.labelIds(vocab);
+  for (const s of sentences) {
+    const r = parser.parse(s, vocab);
+    const rel = new Int32Array(s.n + 1);
+    for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
+    ev.addSentence(s, r.heads, rel);
+  }
+  return ev.scores();
+}
