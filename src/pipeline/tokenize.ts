@@ -121,7 +121,7 @@ const SPLIT_AT_END = new Set(["etc", "al", "co", "esp", "eve", "yrs", "mins", "i
 const HYPHEN_PREFIXES = new Set(
   (
     "e non pre anti mid re post co over pro multi ex sub semi cross neo psycho socio arch counter intra un " +
-    "inter micro macro trans ultra mis hyper bi tri uni de extra infra meta mono pan poly proto quasi tele"
+    "micro macro trans ultra mis hyper bi tri uni extra infra meta mono poly proto quasi tele"
   ).split(" "),
 );
 
@@ -141,8 +141,9 @@ const FUSED = new Map<string, number[]>([
   ["gotta", [3]],
   ["outta", [3]],
   ["sorta", [4]],
-  ["kinda", [4]],
   ["dunno", [2, 3]],
+  ["i'ma", [1, 3]],
+  ["i’ma", [1, 3]],
   ["dont", [2]],
   ["cant", [2]],
   ["wont", [2]],
@@ -284,13 +285,13 @@ function tokenizeInto(text: string, start: number, end: number, b: Builder, endI
 /** Tokenizes one white-space-free chunk [cs, ce). */
 function scanChunk(text: string, cs: number, ce: number, b: Builder, tail: number): void {
   let p = cs;
-  let special = -2; // lazily computed: index of '@' or "://" or "www." in the chunk, -1 if none
+  let special = -2; // lazily computed: start of an e-mail address or URL in the chunk, -1 if none
   while (p < ce) {
     const c = text.charCodeAt(p);
     const k = classOf(c);
     if (k === LETTER || k === DIGIT || c === 95 /* _ */) {
       if (special === -2) special = findSpecial(text, cs, ce);
-      if (special >= p) {
+      if (special === p) {
         const e = urlEnd(text, p, ce);
         b.word(p, e, false);
         p = e;
@@ -306,11 +307,48 @@ function scanChunk(text: string, cs: number, ce: number, b: Builder, tail: numbe
       p += emo;
       continue;
     }
+    if ((c === 64 || c === 35) && p === cs && letterAt(text, p + 1, ce)) {
+      // "@paulhastings.com", "#audiobooks"
+      if (special === -2) special = findSpecial(text, cs, ce);
+      if (c === 64 && special === p) {
+        const e = urlEnd(text, p, ce);
+        b.word(p, e, false);
+        p = e;
+        continue;
+      }
+      if (c === 35) {
+        p = scanWordAndClitics(text, p + 1, ce, b, tail, p);
+        continue;
+      }
+    }
+    if (isApos(c)) {
+      const cl = p === cs ? cliticLen(text, p, ce) : 0;
+      if (cl > 0) {
+        // a lone clitic: "'s"
+        b.word(p, p + cl, false);
+        p += cl;
+        continue;
+      }
+      // abbreviated years: '72
+      if (
+        c !== BACKTICK &&
+        digitAt(text, p + 1, ce) &&
+        digitAt(text, p + 2, ce) &&
+        !digitAt(text, p + 3, ce)
+      ) {
+        p = scanWordAndClitics(text, p + 1, ce, b, tail, p);
+        continue;
+      }
+    }
     if (p + 1 < ce) {
       const n = text.charCodeAt(p + 1);
       const nk = classOf(n);
       // `.com`, `.NET` at the start of a chunk; `+44` phone prefixes
-      if ((c === 46 && p === cs && nk === LETTER) || (c === 43 /* + */ && nk === DIGIT && p === cs)) {
+      if (
+        (c === 46 && p === cs && nk === LETTER) ||
+        (c === 46 && nk === DIGIT && (p === cs || text.charCodeAt(p - 1) === 36)) ||
+        (c === 43 /* + */ && nk === DIGIT && p === cs)
+      ) {
         const e = scanWordAndClitics(text, p + 1, ce, b, tail, p);
         p = e;
         continue;
@@ -333,7 +371,12 @@ function punctRun(text: string, p: number, ce: number, b: Builder): number {
       if (d === 46 || d === 33 || d === 63 || d === 0x2026) e++;
       else break;
     }
-  } else if (c !== 40 && c !== 41 && c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44) {
+  } else if (c === 0x2018 && e < ce && text.charCodeAt(e) === 0x2019) {
+    e++; // ‘’ used as a double quote
+  } else if (isLineSymbol(c)) {
+    // ASCII-art rules mixing symbols ("----==", "|-----+----->")
+    while (e < ce && isLineSymbol(text.charCodeAt(e))) e++;
+  } else if (c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44) {
     // repeated symbols ("--", "**", "<<", "=====") form one word
     while (e < ce && text.charCodeAt(e) === c) e++;
   } else if (c === 39 && e < ce && text.charCodeAt(e) === 39) {
@@ -341,6 +384,11 @@ function punctRun(text: string, p: number, ce: number, b: Builder): number {
   }
   b.word(p, e, false);
   return e;
+}
+
+/** Symbols that draw lines and arrows (a mixed run of them is one word, e.g. `----==`). */
+function isLineSymbol(c: number): boolean {
+  return c === 45 || c === 61 || c === 126 || c === 42 || c === 43 || c === 124 || c === 95;
 }
 
 /** Length of an emoticon starting at p, or 0. */
@@ -378,23 +426,38 @@ function emoticonAt(text: string, p: number, ce: number, cs: number): number {
   return 0;
 }
 
-/** Index of an e-mail '@' or URL marker inside [cs, ce), or -1. */
+/** True for characters allowed in the local part of an e-mail address. */
+function isEmailLocal(c: number): boolean {
+  const k = classOf(c);
+  return k === LETTER || k === DIGIT || c === 46 || c === 95 || c === 45 || c === 43 || c === 37;
+}
+
+/** Start offset of an e-mail address or URL inside [cs, ce), or -1. */
 function findSpecial(text: string, cs: number, ce: number): number {
   for (let i = cs; i < ce; i++) {
     const c = text.charCodeAt(i);
     if (c === 64 /* @ */) {
-      if (i > cs && i + 1 < ce && classOf(text.charCodeAt(i + 1)) === LETTER) {
-        for (let j = i + 2; j < ce - 1; j++) if (text.charCodeAt(j) === 46) return i;
+      if (i + 1 < ce && classOf(text.charCodeAt(i + 1)) === LETTER) {
+        let dot = false;
+        for (let j = i + 2; j < ce - 1; j++) if (text.charCodeAt(j) === 46) dot = true;
+        if (!dot) continue;
+        let s = i;
+        while (s > cs && isEmailLocal(text.charCodeAt(s - 1))) s--;
+        while (s < i && !wordCharAt(text, s, ce)) s++;
+        return s;
       }
     } else if (c === 58 /* : */) {
-      if (i + 2 < ce && text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) return i;
+      if (i + 2 < ce && text.charCodeAt(i + 1) === 47 && text.charCodeAt(i + 2) === 47) {
+        let s = i;
+        while (s > cs && classOf(text.charCodeAt(s - 1)) === LETTER) s--;
+        if (s < i) return s;
+      }
     } else if (
       (c === 119 || c === 87) &&
-      i + 3 < ce &&
+      i + 4 < ce &&
       (i === cs || classOf(text.charCodeAt(i - 1)) !== LETTER)
     ) {
-      const s = text.slice(i, i + 4).toLowerCase();
-      if (s === "www.") return ce - 1;
+      if (text.slice(i, i + 4).toLowerCase() === "www.") return i;
     }
   }
   return -1;
@@ -518,7 +581,7 @@ function scanWordAndClitics(text: string, p: number, ce: number, b: Builder, tai
     }
     if (c === 47 /* / */) {
       if (
-        (digitAt(text, i - 1, ce) && digitAt(text, i + 1, ce)) ||
+        (digitAt(text, i - 1, ce) && keepNumberSlash(text, p, segStart, i, ce)) ||
         (i - segStart === 1 &&
           letterAt(text, i + 1, ce) &&
           (i + 2 >= ce || !wordCharAt(text, i + 2, ce) || i + 4 >= ce))
@@ -539,6 +602,23 @@ function scanWordAndClitics(text: string, p: number, ce: number, b: Builder, tai
       }
       break;
     }
+    if (c === 64 /* @ */) {
+      // Lotus Notes addresses ("Rice@ENRON")
+      if (letterAt(text, i - 1, ce) && letterAt(text, i + 1, ce)) {
+        onlyLetters = false;
+        i++;
+        continue;
+      }
+      break;
+    }
+    if (c === 36 /* $ */) {
+      // currencies written with letters ("US$", "C$")
+      if (isUpperAscii(text.charCodeAt(i - 1)) && i - p <= 2) {
+        onlyLetters = false;
+        i++;
+      }
+      break;
+    }
     if (c === 38 /* & */) {
       if (isUpperAscii(text.charCodeAt(i - 1)) && i + 1 < ce && isUpperAscii(text.charCodeAt(i + 1))) {
         onlyLetters = false;
@@ -552,9 +632,9 @@ function scanWordAndClitics(text: string, p: number, ce: number, b: Builder, tai
         i--; // "don't" → "do" + "n't"
         break;
       }
-      if (cliticLen(text, i, ce) > 0) break;
-      if (letterAt(text, i + 1, ce) && c !== BACKTICK) {
-        onlyLetters = false;
+      if (cliticLen(text, i, ce) > 0 && !(digitAt(text, i - 1, ce) && (text.charCodeAt(i + 1) | 32) === 115))
+        break;
+      if (wordCharAt(text, i + 1, ce) && c !== BACKTICK) {
         i++;
         continue;
       }
@@ -564,8 +644,13 @@ function scanWordAndClitics(text: string, p: number, ce: number, b: Builder, tai
   }
   let we = cut >= 0 ? cut : i;
   // abbreviation period
-  if (cut < 0 && we < ce && text.charCodeAt(we) === 46 && !(we + 1 < ce && text.charCodeAt(we + 1) === 46)) {
-    if (attachPeriod(text, p, we, hasDot, tail)) we++;
+  if (cut < 0 && we < ce && text.charCodeAt(we) === 46) {
+    // "Inc.." is "Inc." + "."; "so..." keeps its ellipsis whole
+    const dots = we + 1 < ce && text.charCodeAt(we + 1) === 46;
+    if (!dots) {
+      if (attachPeriod(text, p, we, hasDot, tail)) we++;
+    } else if (!(we + 2 < ce && text.charCodeAt(we + 2) === 46) && attachPeriod(text, p, we, hasDot, -1))
+      we++;
   }
   // fused contractions written without apostrophe
   if (onlyLetters && we - p >= 2 && we - p <= 8 && we === i && !letterAt(text, we, ce)) {
@@ -621,6 +706,20 @@ function unitAt(text: string, i: number, ce: number): boolean {
   return NUMBER_UNITS.has(text.slice(i, e).toLowerCase());
 }
 
+/** Decides whether the slash at i between digits stays inside a number (dates `9/11`, `11/28/2000`; not `1/2`, `20/20`). */
+function keepNumberSlash(text: string, p: number, seg: number, i: number, ce: number): boolean {
+  if (!digitAt(text, i + 1, ce)) return false;
+  if (seg > p) return true; // second slash of a date
+  let e = i + 1;
+  while (e < ce && classOf(text.charCodeAt(e)) === DIGIT) e++;
+  if (e < ce && text.charCodeAt(e) === 47 && digitAt(text, e + 1, ce)) return true; // m/d/y
+  for (let j = p; j < i; j++) if (classOf(text.charCodeAt(j)) !== DIGIT) return false;
+  const a = Number(text.slice(p, i));
+  const b = Number(text.slice(i + 1, e));
+  if (i - p === 1 && e - i === 2) return false; // fractions "1/2"
+  return a >= 1 && a <= 12 && b >= 1 && b <= 31 && e - i - 1 <= 2;
+}
+
 /** Decides whether the hyphen at i stays inside the word that started at p (its current segment starts at seg). */
 function keepHyphen(text: string, p: number, seg: number, i: number, ce: number): boolean {
   if (!wordCharAt(text, i + 1, ce) || i === seg) return false;
@@ -643,14 +742,15 @@ function keepHyphen(text: string, p: number, seg: number, i: number, ce: number)
     e++;
   }
   if (letters === 0 && nLetters === 0) {
-    // number-number: phone numbers, dates and codes stay whole; short ranges ("5-10") split
+    // number-number: phone numbers, zip codes and dates stay whole; ranges ("5-10", "1969-1970", "5:00-8:30") split
+    if (digits !== i - seg) return false;
     if (seg > p) return true;
     if (e < ce && text.charCodeAt(e) === 45 && digitAt(text, e + 1, ce)) return true;
-    return digits >= 3 || nDigits >= 3;
+    return nDigits >= 4 && digits !== 4 && !(e < ce && text.charCodeAt(e) === 58);
   }
   if (digits > 0 && letters > 0) return true; // codes like x3-9890
   if (letters > 0 && digits === 0 && nLetters > 0) {
-    return HYPHEN_PREFIXES.has(text.slice(seg, i).toLowerCase());
+    return seg === p && HYPHEN_PREFIXES.has(text.slice(seg, i).toLowerCase());
   }
   return false;
 }
@@ -661,6 +761,7 @@ function attachPeriod(text: string, p: number, we: number, hasDot: boolean, tail
   const first = text.charCodeAt(p);
   if (n === 1) return isUpperAscii(first) && we + 1 !== tail;
   if (hasDot) {
+    if (we + 1 === tail) return false; // "p.m" + "." at the end of a sentence
     // "U.S", "e.g", "a.m", "Ph.D": letter runs of at most 3 separated by dots
     let run = 0;
     for (let j = p; j < we; j++) {
