@@ -1,8 +1,20 @@
 import type { FeatureSentence } from "../features/feature-sentence.js";
-import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
+import {
+  dirDist,
+  dirDistIndex,
+  headFeatures,
+  MAX_ARC_FEATURES,
+  modifierFeatures,
+  pairFeatures,
+  UNIGRAM_FEATURES,
+} from "../features/first-order.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 
-/** Scores first-order arcs of a sentence with a hashed linear model, skipping arcs a mask prunes. */
+/**
+ * Scores first-order arcs of a sentence with a hashed linear model, skipping arcs a mask prunes.
+ * Unigram (head-only and modifier-only) feature sums are cached per token and direction/distance bin,
+ * so each arc only hashes its pair features.
+ */
 export class ArcScorer {
   /** Reusable buffer of feature indices for one arc. */
   readonly buf = new Int32Array(MAX_ARC_FEATURES);
@@ -10,6 +22,8 @@ export class ArcScorer {
   scores = new Float64Array(0);
   /** Number of arcs whose features were extracted by the last `scoreAll` (for measurements). */
   scored = 0;
+  private headCache = new Float64Array(0);
+  private modCache = new Float64Array(0);
 
   constructor(
     /** Weight vector (length a power of two). */
@@ -21,6 +35,14 @@ export class ArcScorer {
     const n = x.n;
     const size = n + 1;
     if (this.scores.length < size * size) this.scores = new Float64Array(size * size * 2);
+    if (this.headCache.length < size * 32) {
+      this.headCache = new Float64Array(size * 64);
+      this.modCache = new Float64Array(size * 64);
+    }
+    const hc = this.headCache;
+    const mc = this.modCache;
+    hc.fill(Number.NaN, 0, size * 32);
+    mc.fill(Number.NaN, 0, size * 32);
     const scores = this.scores;
     const w = this.weights;
     const wmask = w.length - 1;
@@ -34,8 +56,24 @@ export class ArcScorer {
           scores[row + m] = Number.NEGATIVE_INFINITY;
           continue;
         }
-        const k = arcFeatures(x, h, m, buf, wmask);
-        let s = 0;
+        const dd = dirDist(h, m);
+        const di = dirDistIndex(dd);
+        let s = hc[h * 32 + di]!;
+        if (s !== s) {
+          headFeatures(x, h, dd, buf, 0, wmask);
+          s = 0;
+          for (let i = 0; i < UNIGRAM_FEATURES; i++) s += w[buf[i]!]!;
+          hc[h * 32 + di] = s;
+        }
+        let u = mc[m * 32 + di]!;
+        if (u !== u) {
+          modifierFeatures(x, m, dd, buf, 0, wmask);
+          u = 0;
+          for (let i = 0; i < UNIGRAM_FEATURES; i++) u += w[buf[i]!]!;
+          mc[m * 32 + di] = u;
+        }
+        s += u;
+        const k = pairFeatures(x, h, m, dd, buf, 0, wmask);
         for (let i = 0; i < k; i++) s += w[buf[i]!]!;
         scores[row + m] = s;
         scored++;
