@@ -42,6 +42,14 @@ function isTerminal(form: string): boolean {
   return true;
 }
 
+/** True for ellipses: runs of two or more periods, or a `…`. */
+function isEllipsis(form: string): boolean {
+  if (form.includes("…")) return true;
+  if (form.length < 2) return false;
+  for (let i = 0; i < form.length; i++) if (form.charCodeAt(i) !== 46) return false;
+  return true;
+}
+
 /** Closing quotes and brackets that stay with the sentence they follow. */
 function isCloser(w: TokWord, prev: TokWord): boolean {
   const f = w.form;
@@ -54,8 +62,7 @@ function isCloser(w: TokWord, prev: TokWord): boolean {
 /** True when `w` may start a sentence after sentence-final punctuation. */
 function canStart(w: TokWord): boolean {
   const c = w.form.charCodeAt(0);
-  if (c >= 97 && c <= 122) return w.form === "i" || w.form.startsWith("i'") || w.form.startsWith("i’"); // lower case
-  if (c === 44 || c === 59 || c === 58 || c === 41 || c === 93) return false; // , ; : ) ]
+  if (c === 44 || c === 59 || c === 58 || c === 41 || c === 93 || c === 46) return false; // , ; : ) ] .
   return true;
 }
 
@@ -65,17 +72,32 @@ function upperStart(w: TokWord): boolean {
   return (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 34 || c === 0x201c;
 }
 
+/** True when word j is a short number opening a sentence or a line (a list item label). */
+function isListNumber(text: string, words: TokWord[], j: number, starts: number[]): boolean {
+  const w = words[j]!;
+  if (w.form.length > 2 || w.spaceAfter) return false;
+  for (let i = 0; i < w.form.length; i++) {
+    const c = w.form.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  if (j === 0 || starts[starts.length - 1] === j) return true;
+  const prev = words[j - 1]!;
+  return text.slice(prev.end, w.start).includes("\n");
+}
+
 /** Word indices at which new sentences start inside one block of running text (index 0 excluded). */
-export function sentenceStarts(tok: Tokenization): number[] {
+export function sentenceStarts(text: string, tok: Tokenization): number[] {
   const words = tok.words;
   const out: number[] = [];
   for (let k = 0; k < words.length - 1; k++) {
     const w = words[k]!;
     const f = w.form;
     let kind = 0; // 1 terminal punctuation, 2 ellipsis, 3 final abbreviation
-    if (isTerminal(f)) kind = f === "..." || f === "…" || f === ".." ? 2 : 1;
+    if (isTerminal(f)) kind = isEllipsis(f) ? 2 : 1;
     else if (FINAL_ABBREVIATIONS.has(f)) kind = 3;
     if (kind === 0) continue;
+    // list numbers ("1. The pricing ...") at the start of a sentence or line are not sentences
+    if (kind === 1 && f === "." && k > 0 && isListNumber(text, words, k - 1, out)) continue;
     let e = k;
     while (e + 1 < words.length && isCloser(words[e + 1]!, words[e]!)) e++;
     if (e + 1 >= words.length) break;
@@ -124,7 +146,7 @@ export function segmentText(text: string, opts: SegmentOptions = {}): TokenizedS
 function splitBlock(text: string, start: number, end: number, out: TokenizedSentence[]): void {
   const tok = tokenize(text, start, end);
   if (tok.words.length === 0) return;
-  const starts = sentenceStarts(tok);
+  const starts = sentenceStarts(text, tok);
   starts.push(tok.words.length);
   let first = 0;
   let t = 0;
