@@ -1,0 +1,219 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, platform, release, totalmem } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
+
+/** Repository root (this file runs from dist/bench). */
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** Where result files go: bench/results in the source tree (committable). */
+export const resultsDir = join(repoRoot, "bench", "results");
+
+/** The machine a benchmark ran on. */
+export interface MachineInfo {
+  cpu: string;
+  cores: number;
+  memoryGiB: number;
+  os: string;
+  node: string;
+}
+
+/** One printed table, as recorded in the JSON results. */
+export interface RecordedTable {
+  title: string;
+  columns: string[];
+  rows: Cell[][];
+}
+
+/** An experiment module `bench/exp-<name>.ts` exports one of these as `experiment`. */
+export interface Experiment {
+  /** One-line description shown in the list of experiments. */
+  summary: string;
+  /** Runs the experiment with the arguments after its name. */
+  run(args: string[], ctx: BenchContext): Promise<void>;
+}
+
+/** Thrown to stop an experiment with a message and an exit code (e.g. 2 when data is missing). */
+export class BenchAbort extends Error {
+  /** Process exit code. */
+  readonly exitCode: number;
+
+  constructor(message: string, exitCode = 2) {
+    super(message);
+    this.name = "BenchAbort";
+    this.exitCode = exitCode;
+  }
+}
+
+/** Describes this machine: CPU model, cores, memory, OS and Node version. */
+export function machineInfo(): MachineInfo {
+  const cpu = cpus();
+  return {
+    cpu: cpu[0]?.model.trim() ?? "unknown",
+    cores: cpu.length,
+    memoryGiB: Math.round((totalmem() / 2 ** 30) * 10) / 10,
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
+}
+
+/** Short git commit of the repository, with "-dirty" if the tree has uncommitted changes ("unknown" outside git). */
+export function gitCommit(root = repoRoot): string {
+  const head = spawnSync("git", ["rev-parse", "--short=12", "HEAD"], { cwd: root, encoding: "utf8" });
+  if (head.status !== 0) return "unknown";
+  const status = spawnSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  const dirty = status.status === 0 && status.stdout.trim().length > 0;
+  return head.stdout.trim() + (dirty ? "-dirty" : "");
+}
+
+/** Peak resident set size of this process so far, in MiB. */
+export function peakRssMiB(): number {
+  return Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+}
+
+/** Runs `fn` once and returns its result with the wall-clock seconds it took (process.hrtime.bigint). */
+export async function time<T>(fn: () => T | Promise<T>): Promise<{ result: T; seconds: number }> {
+  const t0 = process.hrtime.bigint();
+  const result = await fn();
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  return { result, seconds };
+}
+
+/** JSON with 2-space indentation, but arrays of numbers/strings (table rows) kept on one line. */
+export function compactJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /\[\n\s+([^[\]{}]*?)\n\s+\]/g,
+    (_, inner: string) => `[${inner.split(/,\n\s+/).join(", ")}]`,
+  );
+}
+
+/** Root of the UD treebanks: $VINEPARSE_UD, else ../shared/data/ud beside the repository. */
+export function udRoot(): string {
+  return process.env.VINEPARSE_UD ?? join(repoRoot, "..", "shared", "data", "ud");
+}
+
+/** What an experiment gets: run metadata, data paths, timing, and a table printer that records results. */
+export class BenchContext {
+  /** Experiment name. */
+  readonly name: string;
+  /** Arguments the experiment was run with. */
+  readonly args: string[];
+  /** Machine description. */
+  readonly machine = machineInfo();
+  /** ISO date and time of the run start. */
+  readonly date = new Date().toISOString();
+  /** Git commit of the code (with "-dirty" if uncommitted changes). */
+  readonly commit = gitCommit();
+  /** Tables printed so far. */
+  readonly tables: RecordedTable[] = [];
+  /** Free-form notes printed so far. */
+  readonly notes: string[] = [];
+  private readonly out: (s: string) => void;
+  private readonly record: boolean;
+
+  constructor(name: string, args: string[], opts: { write?: (s: string) => void; record?: boolean } = {}) {
+    this.name = name;
+    this.args = args;
+    this.out = opts.write ?? ((s) => process.stdout.write(s));
+    this.record = opts.record ?? true;
+  }
+
+  /** Path of the results file of this run with the given extension ("md" or "json"). */
+  resultsPath(ext: "md" | "json"): string {
+    return join(resultsDir, `${this.name}-${this.date.slice(0, 10)}.${ext}`);
+  }
+
+  /** One line describing the run: machine, Node, commit, date. */
+  header(): string {
+    const m = this.machine;
+    return `${this.name}: ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), ${m.os}, Node ${m.node}, commit ${this.commit}, ${this.date}`;
+  }
+
+  /** Prints an aligned table and appends it (markdown and JSON) to bench/results/<name>-<date>.{md,json}. */
+  table(title: string, columns: string[], rows: Cell[][]): void {
+    this.out(`\n${title}\n${formatTable(columns, rows)}`);
+    this.tables.push({ title, columns, rows });
+    if (!this.record) return;
+    mkdirSync(resultsDir, { recursive: true });
+    const md = this.resultsPath("md");
+    let text = existsSync(md) ? "" : `# ${this.name}\n`;
+    if (this.tables.length === 1) {
+      text += `\n## Run ${this.date}\n\n${this.header()}\n\nArguments: \`${this.args.join(" ") || "(none)"}\`\n`;
+    }
+    text += `\n### ${title}\n\n${formatMarkdownTable(columns, rows)}`;
+    writeFileSync(md, text, { flag: "a" });
+    this.saveJson();
+  }
+
+  /** Prints a note (a line of text) and records it with the results. */
+  note(text: string): void {
+    this.out(`${text}\n`);
+    this.notes.push(text);
+  }
+
+  /** The run as recorded in the JSON results. */
+  toJSON(): object {
+    return {
+      name: this.name,
+      args: this.args,
+      date: this.date,
+      commit: this.commit,
+      machine: this.machine,
+      peakRssMiB: peakRssMiB(),
+      tables: this.tables,
+      notes: this.notes,
+    };
+  }
+
+  /** Rewrites this run's entry in the JSON results file (a `{ runs: [...] }` document). */
+  saveJson(): void {
+    if (!this.record || this.tables.length === 0) return;
+    const path = this.resultsPath("json");
+    let doc: { runs: { date: string }[] } = { runs: [] };
+    if (existsSync(path)) {
+      try {
+        doc = JSON.parse(readFileSync(path, "utf8"));
+      } catch {
+        doc = { runs: [] };
+      }
+    }
+    const me = this.toJSON() as { date: string };
+    const i = doc.runs.findIndex((r) => r.date === this.date);
+    if (i >= 0) doc.runs[i] = me;
+    else doc.runs.push(me);
+    writeFileSync(path, compactJson(doc) + "\n");
+  }
+
+  /** The UD data root, or a `BenchAbort` (exit code 2) explaining how to provide it. */
+  udRoot(): string {
+    const root = udRoot();
+    if (!existsSync(root)) {
+      throw new BenchAbort(
+        `UD data not found at ${root}: put treebanks in ../shared/data/ud/<tb>/{train,dev}.conllu or set VINEPARSE_UD`,
+      );
+    }
+    return root;
+  }
+
+  /** Path of one treebank split, e.g. treebank("en_ewt", "dev"); `BenchAbort` (exit 2) if absent. */
+  treebank(tb: string, split: string): string {
+    const p = join(this.udRoot(), tb, `${split}.conllu`);
+    if (!existsSync(p)) throw new BenchAbort(`treebank file not found: ${p}`);
+    return p;
+  }
+
+  /** Times `fn` (see `time`). */
+  time<T>(fn: () => T | Promise<T>): Promise<{ result: T; seconds: number }> {
+    return time(fn);
+  }
+
+  /** Peak resident set size so far, in MiB. */
+  peakRssMiB(): number {
+    return peakRssMiB();
+  }
+}

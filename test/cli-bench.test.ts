@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { test } from "node:test";
+import { compactJson, gitCommit, machineInfo, time } from "../bench/lib.js";
+import { repoRoot } from "./helpers.js";
+
+/** Runs the compiled benchmark runner. */
+function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  return spawnSync(process.execPath, [join(repoRoot, "dist", "bench", "run.js"), ...args], {
+    encoding: "utf8",
+    env,
+  });
+}
+
+test("bench without a name lists the experiments (exit 1); unknown names exit 2", () => {
+  const r = bench([]);
+  assert.equal(r.status, 1);
+  assert.match(r.stdout, /^experiments:$/m);
+  assert.match(r.stdout, /^ {2}stats +\S/m);
+  const u = bench(["no-such-experiment"]);
+  assert.equal(u.status, 2);
+  assert.match(u.stderr, /unknown experiment "no-such-experiment"/);
+});
+
+test("bench stats without UD data: a clear message and exit code 2", () => {
+  const r = bench(["stats"], { ...process.env, VINEPARSE_UD: join(repoRoot, "no", "such", "ud") });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /UD data not found at .*no\/such\/ud.*VINEPARSE_UD/);
+});
+
+test("bench lib: machine info, git commit, timing, compact JSON", async () => {
+  const m = machineInfo();
+  assert.ok(m.cores >= 1 && m.memoryGiB > 0 && m.node.startsWith("v"));
+  assert.match(gitCommit(), /^([0-9a-f]{12}(-dirty)?|unknown)$/);
+  const { result, seconds } = await time(async () => 42);
+  assert.equal(result, 42);
+  assert.ok(seconds >= 0 && seconds < 1);
+  const doc = { a: [1, "x,y", 2.5], b: [{ c: [] }], d: "[\n]" };
+  assert.deepEqual(JSON.parse(compactJson(doc)), doc);
+  assert.match(compactJson(doc), /"a": \[1, "x,y", 2\.5\]/);
+});
