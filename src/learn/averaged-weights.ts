@@ -1,6 +1,7 @@
 /**
  * A hashed linear model trained online (perceptron / MIRA) with parameter averaging by the
- * "lazy sum" trick: alongside w we keep u = Σ c·Δ, so the average after c steps is w − u / c.
+ * "lazy sum" trick: alongside w we keep u = Σ c·Δ (c = steps completed before the update), so the
+ * mean of w over the c steps so far is w − u / c.
  */
 export class AveragedWeights {
   /** Number of weights. */
@@ -8,8 +9,8 @@ export class AveragedWeights {
   /** Current weights. */
   readonly w: Float32Array;
   private readonly u: Float64Array;
-  /** Step counter (number of training instances seen + 1). */
-  c = 1;
+  /** Step counter: number of training instances seen (`tick` calls). */
+  c = 0;
 
   constructor(size: number) {
     this.size = size;
@@ -40,10 +41,10 @@ export class AveragedWeights {
     this.c++;
   }
 
-  /** The averaged weights as a fresh array. */
+  /** The averaged weights (mean of w after every tick so far) as a fresh array. */
   averaged(): Float32Array {
     const out = new Float32Array(this.size);
-    const inv = 1 / this.c;
+    const inv = 1 / (this.c > 0 ? this.c : 1);
     const w = this.w;
     const u = this.u;
     for (let i = 0; i < this.size; i++) out[i] = w[i]! - u[i]! * inv;

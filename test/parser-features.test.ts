@@ -1,0 +1,72 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { parseConllu } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
+import { arcFeatures, dirDist, dirDistIndex, MAX_ARC_FEATURES } from "../src/features/first-order.js";
+
+function sentence(rows: [string, string, string][]) {
+  const text =
+    rows
+      .map((r, i) => `${i + 1}\t${r[0]}\t_\t${r[1]}\t${r[2]}\t_\t${i === 0 ? 0 : 1}\tdep\t_\t_`)
+      .join("\n") + "\n\n";
+  const vocab = new Vocabularies();
+  const s = toSentence([...parseConllu(text)][0]!, vocab);
+  return { s, vocab, x: new AtomCache().prepare(s, vocab, new FeatureSentence()) };
+}
+
+test("dirDist bins distances 1..5, 6-10, 11-20, >20 and separates directions", () => {
+  assert.equal(dirDist(1, 2), 0x101);
+  assert.equal(dirDist(2, 1), 0x201);
+  assert.equal(dirDist(0, 5), 0x105);
+  assert.equal(dirDist(0, 6), 0x106);
+  assert.equal(dirDist(0, 10), 0x106);
+  assert.equal(dirDist(0, 11), 0x107);
+  assert.equal(dirDist(30, 10), 0x207);
+  assert.equal(dirDist(0, 21), 0x108);
+  const seen = new Set<number>();
+  for (let h = 0; h < 40; h++)
+    for (let m = 1; m < 40; m++) if (h !== m) seen.add(dirDistIndex(dirDist(h, m)));
+  assert.ok([...seen].every((i) => i >= 0 && i < 32));
+  assert.equal(seen.size, 16);
+});
+
+test("atoms: lower-cased words, 5-character prefixes only for long words, sentinels", () => {
+  const a = sentence([
+    ["Dogs", "NOUN", "NNS"],
+    ["dogs", "NOUN", "NNS"],
+    ["jumped", "VERB", "VBD"],
+    ["jumper", "NOUN", "NN"],
+  ]).x;
+  assert.equal(a.n, 4);
+  assert.equal(a.word[1], a.word[2]); // case-folded
+  assert.equal(a.prefix[1], a.word[1]); // "dogs" is short: prefix = word
+  assert.equal(a.prefix[3], a.prefix[4]); // both "jumpe"
+  assert.notEqual(a.word[3], a.word[4]);
+  assert.equal(a.xpos[1], a.xpos[2]);
+  assert.notEqual(a.xpos[3], a.xpos[4]);
+});
+
+test("arc features: 70 fixed features plus 2 per distinct in-between UPOS (or 2 for adjacent arcs)", () => {
+  const { x } = sentence([
+    ["the", "DET", "DT"],
+    ["old", "ADJ", "JJ"],
+    ["big", "ADJ", "JJ"],
+    ["dog", "NOUN", "NN"],
+    ["slept", "VERB", "VBD"],
+  ]);
+  const out = new Int32Array(MAX_ARC_FEATURES);
+  const mask = (1 << 20) - 1;
+  assert.equal(arcFeatures(x, 4, 3, out, mask), 72); // adjacent
+  assert.equal(arcFeatures(x, 4, 1, out, mask), 72); // between: ADJ ADJ → 1 distinct tag
+  assert.equal(arcFeatures(x, 5, 1, out, mask), 74); // between: ADJ ADJ NOUN → 2 distinct
+  assert.equal(arcFeatures(x, 0, 5, out, mask), 76); // between: DET ADJ ADJ NOUN → 3 distinct
+  // Same arc, same indices; reversed arc shares its unigram-without-distance features only partly.
+  const a = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));
+  const b = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));
+  assert.deepEqual(a, b);
+  const rev = Array.from(out.subarray(0, arcFeatures(x, 1, 4, out, mask)));
+  assert.notDeepEqual(a, rev);
+  assert.ok(a.every((i) => i >= 0 && i <= mask));
+});

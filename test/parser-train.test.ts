@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { parseConllu } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { isTree } from "../src/decode/tree-predicates.js";
+import { Parser } from "../src/parser/parser.js";
+import { evaluateParser, trainParser } from "../src/parser/train.js";
+import { ArcMask } from "../src/prune/arc-mask.js";
+import { toyTreebank } from "./toy-treebank.js";
+
+const vocab = new Vocabularies();
+const train = [...parseConllu(toyTreebank(300, 1))].map((r) => toSentence(r, vocab));
+const dev = [...parseConllu(toyTreebank(100, 2))].map((r) => toSentence(r, vocab));
+
+for (const algorithm of ["mira", "perceptron"] as const) {
+  test(`first-order ${algorithm} learns the toy grammar (dev UAS ≥ 97, LAS ≥ 95)`, () => {
+    const { parser, history } = trainParser(train, vocab, {
+      algorithm,
+      epochs: 5,
+      bits: 18,
+      labelBits: 12,
+      dev,
+    });
+    assert.equal(history.length, 5);
+    const s = evaluateParser(parser, dev, vocab);
+    assert.ok(s.uasNoPunct >= 97, `UAS ${s.uasNoPunct}`);
+    assert.ok(s.lasNoPunct >= 95, `LAS ${s.lasNoPunct}`);
+  });
+}
+
+test("training is deterministic given the seed; save → load parses identically", () => {
+  const a = trainParser(train, vocab, { epochs: 2, bits: 16, labelBits: 10, seed: 3 }).parser;
+  const b = trainParser(train, vocab, { epochs: 2, bits: 16, labelBits: 10, seed: 3 }).parser;
+  assert.deepEqual(a.arcWeights, b.arcWeights);
+  const path = join(mkdtempSync(join(tmpdir(), "vp-parser-")), "m.bin");
+  a.save(path);
+  const c = Parser.load(path);
+  for (const s of dev.slice(0, 30)) {
+    const p = a.parse(s, vocab);
+    const q = c.parse(s, vocab);
+    assert.deepEqual(p.heads, q.heads);
+    assert.deepEqual(p.labels, q.labels);
+  }
+});
+
+test("parse respects the arc mask: scores only allowed arcs, gold-only mask gives the gold tree", () => {
+  const { parser } = trainParser(train.slice(0, 50), vocab, { epochs: 1, bits: 16, labelBits: 10 });
+  for (const s of dev.slice(0, 20)) {
+    const mask = ArcMask.fromHeads(s.head, s.n);
+    const r = parser.parse(s, vocab, mask);
+    assert.deepEqual(Array.from(r.heads), Array.from(s.head));
+    assert.equal(r.arcsScored, s.n);
+    assert.equal(r.fallback, false);
+    const full = parser.parse(s, vocab);
+    assert.equal(full.arcsScored, s.n * s.n);
+    assert.ok(isTree(full.heads));
+  }
+  // A mask with no tree at all still yields a tree, flagged as a fallback.
+  const s = dev[0]!;
+  const r = parser.parse(s, vocab, ArcMask.empty(s.n));
+  assert.ok(isTree(r.heads));
+  assert.equal(r.fallback, true);
+});
