@@ -1,17 +1,26 @@
 import type { ArcMask } from "../prune/arc-mask.js";
+import { SiblingIndex } from "./parts-index.js";
 
 /**
  * Whether an arc mask admits at least one projective tree (optionally with exactly one root child):
- * a boolean first-order Eisner pass, run before any part is scored so that a failed decode never
- * wastes feature extraction. Keeps its tables between sentences.
+ * a boolean first-order Eisner pass over the allowed arcs only, run before any part is scored so that
+ * a failed decode never wastes feature extraction. Keeps its tables between sentences.
  */
 export class ProjectiveFeasibility {
   private c = new Uint8Array(0);
   private i = new Uint8Array(0);
+  private own: SiblingIndex | null = null;
 
   /** True when some projective tree uses only arcs allowed by `mask`. */
   admits(mask: ArcMask, singleRoot: boolean): boolean {
-    const n = mask.n;
+    if (this.own === null) this.own = new SiblingIndex();
+    this.own.build(mask);
+    return this.admitsIndexed(this.own, singleRoot);
+  }
+
+  /** Same as `admits`, for a mask already indexed (decoders index the mask anyway). */
+  admitsIndexed(index: SiblingIndex, singleRoot: boolean): boolean {
+    const n = index.n;
     if (n === 0) return true;
     const size = n + 1;
     if (this.c.length < size * size) {
@@ -20,7 +29,7 @@ export class ProjectiveFeasibility {
     }
     const c = this.c;
     const inc = this.i;
-    const bits = mask.bits;
+    const { pos, mods, start, count } = index;
     // c[h*size+e]: complete span headed by h reaching e; inc[h*size+m]: incomplete span of arc h→m.
     for (let h = 0; h <= n; h++) c[h * size + h] = 1;
     const first = singleRoot ? 1 : 0;
@@ -30,7 +39,7 @@ export class ProjectiveFeasibility {
         const ra = a * size;
         const rb = b * size;
         let ok = 0;
-        if (bits[ra + b] === 1) {
+        if (pos[ra + b]! >= 0) {
           for (let r = a; r < b; r++) {
             if (c[ra + r] === 1 && c[rb + r + 1] === 1) {
               ok = 1;
@@ -40,7 +49,7 @@ export class ProjectiveFeasibility {
         }
         inc[ra + b] = ok;
         ok = 0;
-        if (a >= 1 && bits[rb + a] === 1) {
+        if (a >= 1 && pos[rb + a]! >= 0) {
           for (let r = a; r < b; r++) {
             if (c[ra + r] === 1 && c[rb + r + 1] === 1) {
               ok = 1;
@@ -50,28 +59,39 @@ export class ProjectiveFeasibility {
         }
         inc[rb + a] = ok;
         ok = 0;
-        for (let m = a + 1; m <= b; m++) {
+        let s0 = start[2 * a + 1]!;
+        let k = count[2 * a + 1]!;
+        for (let j = 0; j < k; j++) {
+          const m = mods[s0 + j]!;
+          if (m > b) break;
           if (inc[ra + m] === 1 && c[m * size + b] === 1) {
             ok = 1;
             break;
           }
         }
         c[ra + b] = ok;
-        ok = 0;
         if (a >= 1) {
-          for (let m = a; m < b; m++) {
+          ok = 0;
+          s0 = start[2 * b]!;
+          k = count[2 * b]!;
+          for (let j = 0; j < k; j++) {
+            const m = mods[s0 + j]!;
+            if (m < a) break;
             if (inc[rb + m] === 1 && c[m * size + a] === 1) {
               ok = 1;
               break;
             }
           }
+          c[rb + a] = ok;
         }
-        c[rb + a] = ok;
       }
     }
     if (!singleRoot) return c[n] === 1;
-    for (let m = 1; m <= n; m++) {
-      if (bits[m] === 1 && c[m * size + 1] === 1 && c[m * size + n] === 1) return true;
+    const s0 = start[1]!;
+    const k = count[1]!;
+    for (let j = 0; j < k; j++) {
+      const m = mods[s0 + j]!;
+      if (c[m * size + 1] === 1 && c[m * size + n] === 1) return true;
     }
     return false;
   }

@@ -22,6 +22,8 @@ export class SecondOrderDecoder {
   private bpC = new Int32Array(0);
   private bpI = new Int32Array(0);
   private bpS = new Int32Array(0);
+  /** needS[a*size+b] = 1 when a and b are both allowed modifiers of some head on the same side. */
+  private needS = new Uint8Array(0);
   private size = 0;
   private out: Int32Array = new Int32Array(0);
 
@@ -31,15 +33,14 @@ export class SecondOrderDecoder {
     const n = mask.n;
     const heads = options.heads ?? new Int32Array(n + 1);
     heads[0] = -1;
+    if (n === 0) return { heads, score: 0, fallback: false, partsScored: 0 };
+    const index = this.index;
+    index.build(mask);
     let fallback = false;
-    let m = mask;
-    if (!this.feasibility.admits(m, singleRoot)) {
-      m = withAdjacentArcs(m);
+    if (!this.feasibility.admitsIndexed(index, singleRoot)) {
+      index.build(withAdjacentArcs(mask));
       fallback = true;
     }
-    if (n === 0) return { heads, score: 0, fallback, partsScored: 0 };
-    const index = this.index;
-    index.build(m);
     if (this.table.length < index.triSize)
       this.table = new Float64Array(Math.max(index.triSize, this.table.length * 2));
     const partsScored = scoreSiblingTable(index, scorer, this.table, singleRoot);
@@ -62,13 +63,27 @@ export class SecondOrderDecoder {
     this.bpC = new Int32Array(cells);
     this.bpI = new Int32Array(cells);
     this.bpS = new Int32Array(cells);
+    this.needS = new Uint8Array(cells);
   }
 
   private fill(singleRoot: boolean): number {
-    const { c, inc, sp, bpC, bpI, bpS, table, size } = this;
+    const { c, inc, sp, bpC, bpI, bpS, table, size, needS } = this;
     const { mods, start, count, pos, rowBase } = this.index;
     const n = size - 1;
     const NEG = Number.NEGATIVE_INFINITY;
+    // Sibling spans are needed only for pairs of modifiers of one head on one side.
+    needS.fill(0, 0, size * size);
+    for (let g = singleRoot ? 2 : 0; g < 2 * size; g++) {
+      const s0 = start[g]!;
+      const k = count[g]!;
+      for (let j = 1; j < k; j++) {
+        const m = mods[s0 + j]!;
+        for (let i = 0; i < j; i++) {
+          const s = mods[s0 + i]!;
+          needS[s < m ? s * size + m : m * size + s] = 1;
+        }
+      }
+    }
     for (let h = 0; h <= n; h++) c[h * size + h] = 0;
     for (let w = 1; w <= n; w++) {
       for (let a = 0; a + w <= n; a++) {
@@ -76,7 +91,7 @@ export class SecondOrderDecoder {
         const ra = a * size;
         const rb = b * size;
         // Sibling span (a, b): a's right-complete span to r, b's left-complete span from r + 1.
-        if (a >= 1) {
+        if (needS[ra + b] === 1) {
           let best = NEG;
           let arg = a;
           for (let r = a; r < b; r++) {

@@ -38,15 +38,14 @@ export class ThirdOrderDecoder {
     const n = mask.n;
     const heads = options.heads ?? new Int32Array(n + 1);
     heads[0] = -1;
+    if (n === 0) return { heads, score: 0, fallback: false, partsScored: 0 };
+    const index = this.index;
+    index.build(mask);
     let fallback = false;
-    let m = mask;
-    if (!this.feasibility.admits(m, singleRoot)) {
-      m = withAdjacentArcs(m);
+    if (!this.feasibility.admitsIndexed(index, singleRoot)) {
+      index.build(withAdjacentArcs(mask));
       fallback = true;
     }
-    if (n === 0) return { heads, score: 0, fallback, partsScored: 0 };
-    const index = this.index;
-    index.build(m);
     const tri = index.triSize;
     if (this.table.length < tri) {
       const cap = Math.max(tri, this.table.length * 2);
