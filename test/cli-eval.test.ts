@@ -98,3 +98,14 @@ test("eval of en_ewt dev against itself", { skip: sharedUd() === null }, () => {
   assert.equal(j.uas, 100);
   assert.equal(j.lasNoPunct, 100);
 });
+
+test("eval reads the system from stdin with '-'", () => {
+  const r = spawnSync(
+    process.execPath,
+    [join(repoRoot, "dist", "src", "cli", "main.js"), "eval", "--gold", GOLD, "--system", "-", "--json"],
+    { encoding: "utf8", input: readFileSync(SYSTEM, "utf8") },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(JSON.parse(r.stdout).uas, 90.48);
+  assertFails(cli(["eval", "--gold", "-", "--system", "-"]), 2, /cannot both be stdin/);
+});

@@ -1,7 +1,7 @@
 import { type AttachmentScores, evaluateFiles } from "../eval/attachment.js";
 import { round } from "../eval/percent.js";
 import { formatTable } from "../eval/table.js";
-import { parseCommandArgs, requireOption } from "./args.js";
+import { parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse eval --gold G.conllu --system S.conllu [--json]
@@ -11,8 +11,8 @@ punctuation, i.e. gold UPOS PUNCT), unlabelled and labelled exact match. Relatio
 in full (subtypes included). Both files must hold the same sentences with the same words.
 
 options:
-  --gold FILE    gold-standard CoNLL-U
-  --system FILE  system output CoNLL-U
+  --gold FILE    gold-standard CoNLL-U ("-" = stdin)
+  --system FILE  system output CoNLL-U ("-" = stdin)
   --json         print one JSON object instead of a table
   -h, --help     show this help
 `;
@@ -46,6 +46,8 @@ export const command: Command = {
     });
     const gold = requireOption("eval", "gold", values.gold);
     const system = requireOption("eval", "system", values.system);
+    if (gold === "-" && system === "-")
+      throw new UsageError("eval: --gold and --system cannot both be stdin");
     const s = evaluateFiles(gold, system);
     if (values.json === true) {
       process.stdout.write(JSON.stringify(evalJson(s)) + "\n");

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { parseConllu, type ReadSentence, readText } from "../conllu/read.js";
 import { DEPREL, FORM, UPOS } from "../conllu/types.js";
 import type { Sentence } from "../corpus/sentence.js";
@@ -271,9 +272,19 @@ export function evaluateConllu(
   return ev.scores();
 }
 
-/** Scores a system CoNLL-U file against a gold file (see `evaluateConllu`). */
+/** Text of a file, or of stdin for "-" (named "<stdin>"). */
+function readInput(path: string): [text: string, name: string] {
+  return path === "-" ? [readFileSync(0, "utf8"), "<stdin>"] : [readText(path), path];
+}
+
+/** Scores a system CoNLL-U file against a gold file (see `evaluateConllu`); either path may be "-" for stdin. */
 export function evaluateFiles(goldPath: string, systemPath: string): AttachmentScores {
-  const gold = parseConllu(readText(goldPath), goldPath);
-  const system = parseConllu(readText(systemPath), systemPath);
-  return evaluateConllu(gold, system, { gold: goldPath, system: systemPath });
+  if (goldPath === "-" && systemPath === "-") {
+    throw new VineparseError("usage", "gold and system cannot both be read from stdin");
+  }
+  const [goldText, goldName] = readInput(goldPath);
+  const [systemText, systemName] = readInput(systemPath);
+  const gold = parseConllu(goldText, goldName);
+  const system = parseConllu(systemText, systemName);
+  return evaluateConllu(gold, system, { gold: goldName, system: systemName });
 }
