@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { enumerateTrees } from "../src/decode/brute-force.js";
 import {
   grandSiblingParts,
   scoreGrandSiblingTree,
@@ -103,27 +104,7 @@ function isProjective(heads: ArrayLike<number>, n: number): boolean {
 
 /** Every projective tree of n tokens using only allowed arcs (with one root child when singleRoot). */
 function allTrees(mask: ArcMask, singleRoot: boolean): Int32Array[] {
-  const n = mask.n;
-  const out: Int32Array[] = [];
-  const heads = new Int32Array(n + 1);
-  heads[0] = -1;
-  const rec = (m: number): void => {
-    if (m > n) {
-      if (!isTree(heads, n) || !isProjective(heads, n)) return;
-      let roots = 0;
-      for (let i = 1; i <= n; i++) if (heads[i] === 0) roots++;
-      if (singleRoot && roots !== 1) return;
-      out.push(heads.slice());
-      return;
-    }
-    for (let h = 0; h <= n; h++) {
-      if (!mask.allows(h, m)) continue;
-      heads[m] = h;
-      rec(m + 1);
-    }
-  };
-  rec(1);
-  return out;
+  return Array.from(enumerateTrees(mask.n, { mask, singleRoot, projective: true }));
 }
 
 /** A random mask keeping each arc with probability p. */
