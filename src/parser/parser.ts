@@ -1,11 +1,12 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
+import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
+import type { FirstOrderDecoderName as DecoderName, FirstOrderDecoder } from "../decode/types.js";
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { densify, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
-import { createFirstOrderDecoder, type DecoderName, type FirstOrderDecoder } from "./decoders.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */

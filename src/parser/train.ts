@@ -1,12 +1,13 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
+import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
+import type { FirstOrderDecoderName as DecoderName } from "../decode/types.js";
 import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
-import { createFirstOrderDecoder, type DecoderName } from "./decoders.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import { Parser } from "./parser.js";
 
