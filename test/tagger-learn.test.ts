@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { tagAccuracy } from "../src/tagger/accuracy.js";
+import { FeatureIndex } from "../src/tagger/feature-index.js";
+import { Perceptron } from "../src/tagger/perceptron.js";
+import { buildTagDictionary } from "../src/tagger/tag-dictionary.js";
+import type { TaggedSentence } from "../src/tagger/tagged-sentence.js";
+import { Tagger } from "../src/tagger/tagger.js";
+import { Rng } from "../src/util/rng.js";
+
+/** A toy language whose tags follow from suffixes and neighbours, so it is linearly separable. */
+export function toyCorpus(sentences: number, seed: number): TaggedSentence[] {
+  const rng = new Rng(seed);
+  const stems = ["walk", "talk", "jump", "read", "paint", "sing", "cook", "clean", "play", "build"];
+  const out: TaggedSentence[] = [];
+  for (let s = 0; s < sentences; s++) {
+    const words: string[] = [];
+    const upos: string[] = [];
+    const xpos: string[] = [];
+    const add = (w: string, u: string, x: string) => {
+      words.push(w);
+      upos.push(u);
+      xpos.push(x);
+    };
+    const stem = () => stems[rng.int(stems.length)]! + (rng.int(3) === 0 ? "er" : "");
+    add(rng.int(2) === 0 ? "the" : "a", "DET", "DT");
+    add(stem() + "ers", "NOUN", "NNS");
+    add(stem() + (rng.int(2) === 0 ? "ed" : "s"), "VERB", rng.int(2) === 0 ? "VBD" : "VBZ");
+    if (rng.int(2) === 0) add(stem() + "ingly", "ADV", "RB");
+    add(String(rng.int(1000)), "NUM", "CD");
+    add(".", "PUNCT", ".");
+    out.push({ words, upos, xpos });
+  }
+  // The XPOS of a verb follows from its suffix; fix the sampled tags accordingly.
+  for (const s of out)
+    for (let i = 0; i < s.words.length; i++)
+      if (s.upos[i] === "VERB") s.xpos[i] = s.words[i]!.endsWith("ed") ? "VBD" : "VBZ";
+  return out;
+}
+
+test("feature index maps keys to dense rows and survives growth", () => {
+  const idx = new FeatureIndex(4);
+  for (let k = 1; k <= 1000; k++) assert.equal(idx.getOrAdd(k * 7919), k - 1);
+  for (let k = 1; k <= 1000; k++) assert.equal(idx.get(k * 7919), k - 1);
+  assert.equal(idx.get(123457), -1);
+  const back = FeatureIndex.fromKeys(idx.keysByRow());
+  for (let k = 1; k <= 1000; k++) assert.equal(back.get(k * 7919), k - 1);
+});
+
+test("perceptron averaging: the average of the weight vectors over all instances", () => {
+  const p = new Perceptron(2);
+  const f = new Int32Array([42]);
+  p.update(f, 0, 1, 1, 0); // at clock 1: w = (-1, +1)
+  p.tick();
+  p.tick();
+  p.tick(); // clock 4: the update was in force for 3 of 3 completed instances
+  // The average runs over the weight vectors w_0..w_3 (before instance 1, and after instances 1..3):
+  // (0, 0), (-1, 1), (-1, 1), (-1, 1) → (-0.75, 0.75).
+  assert.deepEqual([...p.averaged()], [-0.75, 0.75]);
+});
+
+test("the learner reaches 100% on a separable toy corpus", () => {
+  const train = toyCorpus(200, 1);
+  const tagger = Tagger.train(train, { epochs: 8, seed: 3, dictionary: false });
+  const acc = tagAccuracy(
+    train,
+    train.map((s) => tagger.tag(s.words)),
+  );
+  assert.equal(acc.upos, 100);
+  assert.equal(acc.xpos, 100);
+  const sep = Tagger.train(train, { epochs: 8, seed: 3, mode: "separate", dictionary: false });
+  const acc2 = tagAccuracy(
+    train,
+    train.map((s) => sep.tag(s.words)),
+  );
+  assert.ok(acc2.both > 99.5, String(acc2.both));
+  // Unseen sentences of the same language are tagged by suffix and context.
+  const test2 = toyCorpus(100, 99);
+  assert.ok(
+    tagAccuracy(
+      test2,
+      test2.map((s) => tagger.tag(s.words)),
+    ).both > 98,
+  );
+});
+
+test("training is deterministic given the seed", () => {
+  const train = toyCorpus(100, 5);
+  const a = Tagger.train(train, { epochs: 3, seed: 7 }).toModelData();
+  const b = Tagger.train(train, { epochs: 3, seed: 7 }).toModelData();
+  assert.deepEqual(a.meta, b.meta);
+  for (const k of Object.keys(a.arrays)) assert.deepEqual(a.arrays[k], b.arrays[k], k);
+});
+
+test("tag dictionary keeps frequent unambiguous words only", () => {
+  const sents = [
+    { words: Array(30).fill("the"), tags: new Int32Array(30) },
+    { words: Array(30).fill("run"), tags: Int32Array.from({ length: 30 }, (_, i) => (i < 20 ? 1 : 2)) },
+    { words: Array(5).fill("rare"), tags: new Int32Array(5) },
+  ];
+  const d = buildTagDictionary(sents, 3);
+  assert.deepEqual([...d], [["the", 0]]);
+});

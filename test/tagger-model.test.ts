@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { readConlluFile } from "../src/conllu/read.js";
+import { VineparseError } from "../src/errors.js";
+import { writeModelFile } from "../src/model/model-file.js";
+import { taggedSentence } from "../src/tagger/tagged-sentence.js";
+import { Tagger } from "../src/tagger/tagger.js";
+import { fixture } from "./helpers.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "vineparse-tagger-model-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const sentences = readConlluFile(fixture("small.conllu")).map((r) => r.sentence);
+const train = sentences.map(taggedSentence);
+const probes = [
+  ["The", "hearing", "sat", "down", "."],
+  ["I", "know", "the", "cat", ",", "really", "."],
+  ["Unseen", "words-like", "these", "1984", "ещё", "字"],
+  [],
+];
+
+for (const mode of ["joint", "separate"] as const) {
+  test(`save → load gives identical predictions (${mode})`, () => {
+    const tagger = Tagger.train(train, { epochs: 5, seed: 2, mode });
+    const path = join(tmp, `${mode}.model`);
+    tagger.save(path);
+    const back = Tagger.load(path);
+    assert.equal(back.mode, mode);
+    for (const p of [...probes, ...train.map((s) => s.words)]) assert.deepEqual(back.tag(p), tagger.tag(p));
+    for (const s of sentences) assert.deepEqual(back.annotate(s), tagger.annotate(s));
+  });
+}
+
+test("tagSentence and annotate agree with tag on the sentence's words", () => {
+  const tagger = Tagger.train(train, { epochs: 5, seed: 2 });
+  for (const s of sentences) {
+    const r = tagger.tagSentence(s);
+    assert.deepEqual(r, tagger.tag(s.words.map((c) => c[1]!)));
+    const a = tagger.annotate(s);
+    assert.deepEqual(Array.from(a.upos!).slice(1), r.upos);
+    assert.deepEqual(Array.from(a.xpos!).slice(1), r.xpos);
+  }
+});
+
+test("loading a non-tagger model or a missing file fails with a VineparseError", () => {
+  const path = join(tmp, "other.model");
+  writeModelFile(path, { kind: "parser", meta: {}, arrays: {} });
+  assert.throws(
+    () => Tagger.load(path),
+    (e) => e instanceof VineparseError && e.code === "model-kind",
+  );
+  assert.throws(
+    () => Tagger.load(join(tmp, "nope.model")),
+    (e) => e instanceof VineparseError && e.code === "no-file",
+  );
+  const wrong = join(tmp, "old.model");
+  writeModelFile(wrong, { kind: "tagger", meta: { version: 999 }, arrays: {} });
+  assert.throws(
+    () => Tagger.load(wrong),
+    (e) => e instanceof VineparseError && e.code === "model-version",
+  );
+});
