@@ -37,6 +37,7 @@ export class ThirdOrderDecoder {
     const singleRoot = options.singleRoot ?? true;
     const n = mask.n;
     const heads = options.heads ?? new Int32Array(n + 1);
+    if (heads.length < n + 1) throw new RangeError(`heads array too short: ${heads.length} < ${n + 1}`);
     heads[0] = -1;
     if (n === 0) return { heads, score: 0, fallback: false, partsScored: 0 };
     const index = this.index;
