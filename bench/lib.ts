@@ -84,12 +84,39 @@ export async function time<T>(fn: () => T | Promise<T>): Promise<{ result: T; se
   return { result, seconds };
 }
 
-/** JSON with 2-space indentation, but arrays of numbers/strings (table rows) kept on one line. */
+const JSON_WIDTH = 110;
+
+function isPrimitive(v: unknown): boolean {
+  return v === null || typeof v !== "object";
+}
+
+function serialize(v: unknown, indent: string, lead: number): string {
+  if (isPrimitive(v)) return JSON.stringify(v) ?? "null";
+  const inner = `${indent}  `;
+  if (Array.isArray(v)) {
+    if (v.length === 0) return "[]";
+    if (v.every(isPrimitive)) {
+      const line = `[${v.map((x) => JSON.stringify(x) ?? "null").join(", ")}]`;
+      if (lead + line.length + 1 <= JSON_WIDTH) return line;
+    }
+    const items = v.map((x) => inner + serialize(x, inner, inner.length));
+    return `[\n${items.join(",\n")}\n${indent}]`;
+  }
+  const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);
+  if (entries.length === 0) return "{}";
+  const items = entries.map(([k, x]) => {
+    const key = `${inner}${JSON.stringify(k)}: `;
+    return key + serialize(x, inner, key.length);
+  });
+  return `{\n${items.join(",\n")}\n${indent}}`;
+}
+
+/**
+ * JSON with 2-space indentation where arrays of numbers/strings (table rows) stay on one line when they
+ * fit in 110 columns: the layout Biome's formatter produces, so committed results pass `npm run lint`.
+ */
 export function compactJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(
-    /\[\n\s+([^[\]{}]*?)\n\s+\]/g,
-    (_, inner: string) => `[${inner.split(/,\n\s+/).join(", ")}]`,
-  );
+  return serialize(value, "", 0);
 }
 
 /** Root of the UD treebanks: $VINEPARSE_UD, else ../shared/data/ud beside the repository. */

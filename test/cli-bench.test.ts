@@ -39,4 +39,5 @@ test("bench lib: machine info, git commit, timing, compact JSON", async () => {
   const doc = { a: [1, "x,y", 2.5], b: [{ c: [] }], d: "[\n]" };
   assert.deepEqual(JSON.parse(compactJson(doc)), doc);
   assert.match(compactJson(doc), /"a": \[1, "x,y", 2\.5\]/);
+  assert.equal(compactJson({ r: [] }), JSON.stringify({ r: [] }, null, 2));
 });

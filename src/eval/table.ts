@@ -41,17 +41,18 @@ export function formatTable(columns: string[], rows: Cell[][], opts: TableOption
   return out.join("\n") + "\n";
 }
 
-/** Formats rows as a GitHub-flavoured markdown table (numbers right-aligned). */
+/** Formats rows as a GitHub-flavoured markdown table, padded and aligned (numbers right) as Biome formats it. */
 export function formatMarkdownTable(columns: string[], rows: Cell[][], opts: TableOptions = {}): string {
   const digits = opts.digits ?? 2;
   const esc = (s: string) => s.replace(/\|/g, "\\|");
+  const head = columns.map(esc);
+  const text = rows.map((r) => columns.map((_, j) => esc(formatCell(r[j], digits))));
   const right = columns.map((_, j) => rows.length > 0 && rows.every((r) => isNumeric(r[j]) || r[j] == null));
-  const out = [
-    `| ${columns.map(esc).join(" | ")} |`,
-    `|${right.map((r) => (r ? " ---: " : " --- ")).join("|")}|`,
-  ];
-  for (const r of rows) out.push(`| ${columns.map((_, j) => esc(formatCell(r[j], digits))).join(" | ")} |`);
-  return out.join("\n") + "\n";
+  const width = head.map((c, j) => Math.max(3, c.length, ...text.map((r) => r[j]!.length)));
+  const pad = (s: string, j: number) => (right[j] ? s.padStart(width[j]!) : s.padEnd(width[j]!));
+  const line = (cells: string[]) => `| ${cells.map(pad).join(" | ")} |`;
+  const rule = width.map((w, j) => (right[j] ? `${"-".repeat(w - 1)}:` : "-".repeat(w)));
+  return [line(head), `| ${rule.join(" | ")} |`, ...text.map(line)].join("\n") + "\n";
 }
 
 /** Formats key/value pairs as two aligned columns without a header (numbers right-aligned; for one-object summaries). */
