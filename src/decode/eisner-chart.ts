@@ -65,85 +65,23 @@ export class EisnerChart {
     const size = n + 1;
     const lo = singleRoot ? 1 : 0;
     this.index(n, scores, mask, lo);
-    const inc = this.inc;
+    fillSpans(
+      n,
+      lo,
+      scores,
+      this.inc,
+      this.cmp,
+      this.cmpT,
+      this.incBp,
+      this.cmpBp,
+      this.usable,
+      this.rightMods,
+      this.rightCount,
+      this.leftMods,
+      this.leftCount,
+    );
     const cmp = this.cmp;
-    const cmpT = this.cmpT;
-    const incBp = this.incBp;
-    const cmpBp = this.cmpBp;
     const usable = this.usable;
-    const rightMods = this.rightMods;
-    const rightCount = this.rightCount;
-    const leftMods = this.leftMods;
-    const leftCount = this.leftCount;
-    for (let i = lo; i <= n; i++) {
-      cmp[i * size + i] = 0;
-      cmpT[i * size + i] = 0;
-    }
-    for (let w = 1; w <= n - lo; w++) {
-      for (let i = lo, j = lo + w; j <= n; i++, j++) {
-        const ri = i * size;
-        const rj = j * size;
-        const ij = ri + j;
-        const ji = rj + i;
-        // Incomplete spans i→j and j→i share the split max of C(i, r) + C(j, r + 1).
-        const uR = usable[ij]!;
-        const uL = usable[ji]!;
-        if ((uR | uL) !== 0) {
-          let best = NEG;
-          let arg = i;
-          for (let r = i, a = ri + i, b = rj + i + 1; r < j; r++, a++, b++) {
-            const v = cmp[a]! + cmp[b]!;
-            if (v > best) {
-              best = v;
-              arg = r;
-            }
-          }
-          inc[ij] = uR === 1 ? best + scores[ij]! : NEG;
-          inc[ji] = uL === 1 ? best + scores[ji]! : NEG;
-          incBp[ij] = arg;
-          incBp[ji] = arg;
-        } else {
-          inc[ij] = NEG;
-          inc[ji] = NEG;
-        }
-        // Right complete span headed by i: I(i→r) + C(r, j) for usable i→r, i < r ≤ j.
-        {
-          let best = NEG;
-          let arg = -1;
-          const cnt = rightCount[i]!;
-          for (let k = 0; k < cnt; k++) {
-            const r = rightMods[ri + k]!;
-            if (r > j) break;
-            const v = inc[ri + r]! + cmpT[rj + r]!;
-            if (v > best) {
-              best = v;
-              arg = r;
-            }
-          }
-          cmp[ij] = best;
-          cmpT[ji] = best;
-          cmpBp[ij] = arg;
-        }
-        // Left complete span headed by j: C(r, i) + I(j→r) for usable j→r, i ≤ r < j.
-        {
-          let best = NEG;
-          let arg = -1;
-          const cnt = leftCount[j]!;
-          for (let k = 0; k < cnt; k++) {
-            const r = leftMods[rj + k]!;
-            if (r < i) break;
-            const v = cmpT[ri + r]! + inc[rj + r]!;
-            if (v > best) {
-              best = v;
-              arg = r;
-            }
-          }
-          cmp[ji] = best;
-          cmpT[ij] = best;
-          cmpBp[ji] = arg;
-        }
-      }
-    }
     if (!singleRoot) {
       this.rootChild = -1;
       return n === 0 ? 0 : cmp[n]!;
@@ -188,6 +126,118 @@ export class EisnerChart {
       c = 0;
       for (let m = h - 1; m >= lo; m--) if (usable[row + m] === 1) leftMods[row + c++] = m;
       this.leftCount[h] = c;
+    }
+  }
+}
+
+/**
+ * The O(n³) span loop of the inside pass, kept apart from everything else so that V8 optimizes it as a
+ * whole function (a loop compiled on-stack inside a larger function deoptimizes at its cold tail).
+ */
+function fillSpans(
+  n: number,
+  lo: number,
+  scores: Float64Array,
+  inc: Float64Array,
+  cmp: Float64Array,
+  cmpT: Float64Array,
+  incBp: Int32Array,
+  cmpBp: Int32Array,
+  usable: Uint8Array,
+  rightMods: Int32Array,
+  rightCount: Int32Array,
+  leftMods: Int32Array,
+  leftCount: Int32Array,
+): void {
+  const size = n + 1;
+  for (let i = lo; i <= n; i++) {
+    cmp[i * size + i] = 0;
+    cmpT[i * size + i] = 0;
+  }
+  for (let w = 1; w <= n - lo; w++) {
+    for (let i = lo, j = lo + w; j <= n; i++, j++) {
+      const ri = i * size;
+      const rj = j * size;
+      const ij = ri + j;
+      const ji = rj + i;
+      // Incomplete spans i→j and j→i share the split max of C(i, r) + C(j, r + 1).
+      const uR = usable[ij]!;
+      const uL = usable[ji]!;
+      if ((uR | uL) !== 0) {
+        let best = NEG;
+        let arg = i;
+        for (let r = i, a = ri + i, b = rj + i + 1; r < j; r++, a++, b++) {
+          const v = cmp[a]! + cmp[b]!;
+          if (v > best) {
+            best = v;
+            arg = r;
+          }
+        }
+        inc[ij] = uR === 1 ? best + scores[ij]! : NEG;
+        inc[ji] = uL === 1 ? best + scores[ji]! : NEG;
+        incBp[ij] = arg;
+        incBp[ji] = arg;
+      } else {
+        inc[ij] = NEG;
+        inc[ji] = NEG;
+      }
+      // Right complete span headed by i: I(i→r) + C(r, j) for usable i→r, i < r ≤ j.
+      {
+        let best = NEG;
+        let arg = -1;
+        const cnt = rightCount[i]!;
+        if (2 * cnt >= n - i) {
+          // Dense row: a straight scan is faster than the list (unusable arcs are -Infinity).
+          for (let r = i + 1; r <= j; r++) {
+            const v = inc[ri + r]! + cmpT[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        } else {
+          for (let k = 0; k < cnt; k++) {
+            const r = rightMods[ri + k]!;
+            if (r > j) break;
+            const v = inc[ri + r]! + cmpT[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        }
+        cmp[ij] = best;
+        cmpT[ji] = best;
+        cmpBp[ij] = arg;
+      }
+      // Left complete span headed by j: C(r, i) + I(j→r) for usable j→r, i ≤ r < j.
+      {
+        let best = NEG;
+        let arg = -1;
+        const cnt = leftCount[j]!;
+        if (2 * cnt >= j - lo) {
+          for (let r = j - 1; r >= i; r--) {
+            const v = cmpT[ri + r]! + inc[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        } else {
+          for (let k = 0; k < cnt; k++) {
+            const r = leftMods[rj + k]!;
+            if (r < i) break;
+            const v = cmpT[ri + r]! + inc[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        }
+        cmp[ji] = best;
+        cmpT[ij] = best;
+        cmpBp[ji] = arg;
+      }
     }
   }
 }
