@@ -2,7 +2,7 @@ import { streamConllu } from "../conllu/read.js";
 import { formatSentence } from "../conllu/write.js";
 import { toSentence } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
-import { Parser } from "../parser/parser.js";
+import { loadParser } from "../parser/load-parser.js";
 import { AtomicWriter } from "../util/atomic-write.js";
 import { parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -37,7 +37,7 @@ export const command: Command = {
     const modelPath = requireOption("parse", "model", values.model);
     const input = requireOption("parse", "input", values.input);
     const t0 = process.hrtime.bigint();
-    const parser = Parser.load(modelPath);
+    const parser = loadParser(modelPath);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const out = new AtomicWriter(values.output ?? "-");
     const vocab = new Vocabularies();
@@ -75,6 +75,7 @@ export const command: Command = {
       sentencesPerSecond: seconds > 0 ? Math.round(sentences / seconds) : 0,
       loadSeconds: Number(loadSeconds.toFixed(3)),
       fallbacks,
+      maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
     else

@@ -4,10 +4,11 @@ import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
 import type { FirstOrderDecoderName as DecoderName, FirstOrderDecoder } from "../decode/types.js";
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
-import { densify, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
+import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 1;
@@ -24,20 +25,10 @@ export interface ParserConfig {
   labelBits: number;
 }
 
-/** The result of parsing one sentence. */
-export interface ParseResult {
-  /** heads[m] for m = 1..n (heads[0] = -1). */
-  heads: Int32Array;
-  /** labels[m] = index into `Parser.labels` (labels[0] unused). */
-  labels: Int32Array;
-  /** True if the decoder had to restore arcs because the mask left no tree. */
-  fallback: boolean;
-  /** Number of arcs whose features were computed. */
-  arcsScored: number;
-}
-
 /** A trained first-order graph-based dependency parser with a dependency-relation labeller. */
-export class Parser {
+export class Parser implements DependencyParser {
+  /** Always 1. */
+  readonly order = 1;
   private readonly atoms = new AtomCache();
   private readonly fs = new FeatureSentence();
   private readonly scorer: ArcScorer;
@@ -116,7 +107,11 @@ export class Parser {
 
   /** Loads a model written by `save`. */
   static load(path: string): Parser {
-    const m = readModelFile(path, "parser");
+    return Parser.fromModel(readModelFile(path, "parser"), path);
+  }
+
+  /** Builds a parser from a decoded order-1 model file (`path` is for error messages). */
+  static fromModel(m: ModelData, path: string): Parser {
     const meta = m.meta as unknown as ParserConfig & { featureVersion: number; labels: string[] };
     if (meta.featureVersion !== FEATURE_VERSION) {
       throw new VineparseError(

@@ -1,0 +1,16 @@
+import { VineparseError } from "../errors.js";
+import { readModelFile } from "../model/model-file.js";
+import { Parser } from "./parser.js";
+import type { DependencyParser } from "./types.js";
+
+/** Loads a parser model of any order (dispatching on the order recorded in the file). */
+export function loadParser(path: string): DependencyParser {
+  const m = readModelFile(path, "parser");
+  const order = (m.meta as { order?: number }).order;
+  if (order === 1) return Parser.fromModel(m, path);
+  throw new VineparseError(
+    "model-kind",
+    `order-${order} parser models are not supported by this version`,
+    path,
+  );
+}
