@@ -66,11 +66,11 @@ export class TagDecoder {
     return { upos, xpos };
   }
 
-  /** A decoder using the averaged weights of every model. */
-  averaged(): TagDecoder {
+  /** A decoder using the averaged, sparse weights of every model. */
+  frozen(): TagDecoder {
     return new TagDecoder(
       this.mode,
-      this.models.map((m) => m.averaged()),
+      this.models.map((m) => m.frozen()),
     );
   }
 }

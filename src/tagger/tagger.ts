@@ -1,9 +1,8 @@
 import type { ConlluSentence } from "../conllu/types.js";
 import type { Annotation } from "../conllu/write.js";
 import { VineparseError } from "../errors.js";
-import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
-import { FeatureIndex } from "./feature-index.js";
-import { Perceptron } from "./perceptron.js";
+import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import { SparseWeights } from "./sparse-weights.js";
 import { TagDecoder, type TaggerMode, type TagResult } from "./tag-decoder.js";
 import { TagModel } from "./tag-model.js";
 import { type TaggedSentence, taggedSentence } from "./tagged-sentence.js";
@@ -53,31 +52,42 @@ export class Tagger {
       );
     }
     const models = meta.models.map((m, k) => {
-      const keys = data.arrays[`m${k}.keys`] as Int32Array;
-      const index = data.arrays[`m${k}.index`] as Int32Array;
-      const value = data.arrays[`m${k}.value`] as Float32Array;
-      if (keys === undefined || index === undefined || value === undefined) {
+      const keys = data.arrays[`m${k}.keys`];
+      const rowLength = data.arrays[`m${k}.rowLength`];
+      const cls = data.arrays[`m${k}.class`];
+      const value = data.arrays[`m${k}.value`];
+      if (
+        !(keys instanceof Int32Array) ||
+        !(rowLength instanceof Uint16Array) ||
+        !(cls instanceof Uint16Array) ||
+        !(value instanceof Float32Array)
+      ) {
         throw new VineparseError("model-corrupt", `tagger model ${k} is missing arrays`, file);
       }
-      const T = m.classes.length;
-      const weights = densify(index, value, keys.length * T);
+      let weights: SparseWeights;
+      try {
+        weights = SparseWeights.fromArrays(m.classes.length, keys, rowLength, cls, value);
+      } catch (e) {
+        throw new VineparseError("model-corrupt", `tagger model ${k}: ${(e as Error).message}`, file);
+      }
       const dict = new Map<string, number>();
       for (let i = 0; i < m.dictWords.length; i++) dict.set(m.dictWords[i]!, m.dictTags[i]!);
-      return new TagModel(m.classes, new Perceptron(T, FeatureIndex.fromKeys(keys), weights), dict);
+      return new TagModel(m.classes, weights, dict);
     });
     return new Tagger(new TagDecoder(meta.mode, models));
   }
 
-  /** The model-file content of this tagger (weights stored sparsely). */
+  /** The model-file content of this tagger (weights as sparse rows: feature keys, entries per row, class ids, values). */
   toModelData(): ModelData {
     const arrays: ModelData["arrays"] = {};
     const stored: StoredModel[] = this.decoder.models.map((m, k) => {
-      const T = m.classes.length;
-      const rows = m.perceptron.index.size;
-      const { index, value } = sparsify(m.perceptron.weights.subarray(0, rows * T));
-      arrays[`m${k}.keys`] = m.perceptron.index.keysByRow();
-      arrays[`m${k}.index`] = index;
-      arrays[`m${k}.value`] = value;
+      const w = m.weights;
+      if (!(w instanceof SparseWeights)) throw new Error("tagger is not trained");
+      const a = w.toArrays();
+      arrays[`m${k}.keys`] = a.keys;
+      arrays[`m${k}.rowLength`] = a.rowLength;
+      arrays[`m${k}.class`] = a.cls;
+      arrays[`m${k}.value`] = a.value;
       const dictWords = [...m.dict.keys()].sort();
       return { classes: [...m.classes], dictWords, dictTags: dictWords.map((w) => m.dict.get(w)!) };
     });

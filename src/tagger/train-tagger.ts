@@ -114,7 +114,7 @@ export function trainTagDecoder(
         trainAccuracy: (100 * correct) / Math.max(1, tokens),
       };
       if (opts.dev !== undefined) {
-        const avg = training.averaged();
+        const avg = training.frozen();
         p.dev = tagAccuracy(
           opts.dev,
           opts.dev.map((s) => avg.tag(s.words)),
@@ -123,5 +123,5 @@ export function trainTagDecoder(
       opts.onEpoch(p);
     }
   }
-  return training.averaged();
+  return training.frozen();
 }
