@@ -47,20 +47,6 @@ function restore(out: Float64Array, m: number, h: number, size: number, penalty:
   if (out[a] === Number.NEGATIVE_INFINITY) out[a] = penalty;
 }
 
-/** Whether arc h→m is usable: allowed by the mask (null = all) and scored above -Infinity. */
-export function isUsable(
-  h: number,
-  m: number,
-  n: number,
-  scores: Float64Array,
-  mask: ArcMask | null,
-): boolean {
-  if (m < 1 || m > n || h < 0 || h > n || h === m) return false;
-  const a = h * (n + 1) + m;
-  if (mask !== null && mask.bits[a] !== 1) return false;
-  return scores[a]! !== Number.NEGATIVE_INFINITY;
-}
-
 /** Score of a tree counting only usable arcs (restored fallback arcs count 0). */
 export function usableTreeScore(
   heads: Int32Array,
