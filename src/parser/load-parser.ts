@@ -1,11 +1,15 @@
 import { VineparseError } from "../errors.js";
-import { readModelFile } from "../model/model-file.js";
+import { type ModelData, readModelFile } from "../model/model-file.js";
 import { Parser } from "./parser.js";
 import type { DependencyParser } from "./types.js";
 
 /** Loads a parser model of any order (dispatching on the order recorded in the file). */
 export function loadParser(path: string): DependencyParser {
-  const m = readModelFile(path, "parser");
+  return parserFromModel(readModelFile(path, "parser"), path);
+}
+
+/** Builds a parser of any order from decoded model-file content (`path` is for error messages). */
+export function parserFromModel(m: ModelData, path: string): DependencyParser {
   const order = (m.meta as { order?: number }).order;
   if (order === 1) return Parser.fromModel(m, path);
   throw new VineparseError(

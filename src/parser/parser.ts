@@ -94,15 +94,20 @@ export class Parser implements DependencyParser {
     return ids;
   }
 
-  /** Writes the model file (atomically). */
-  save(path: string): void {
+  /** The model-file content of this parser. */
+  toModelData(): ModelData {
     const a = sparsify(this.arcWeights);
     const l = sparsify(this.labelWeights);
-    writeModelFile(path, {
+    return {
       kind: "parser",
       meta: { ...this.config, featureVersion: FEATURE_VERSION, labels: this.labels },
       arrays: { arcIndex: a.index, arcValue: a.value, labelIndex: l.index, labelValue: l.value },
-    });
+    };
+  }
+
+  /** Writes the model file (atomically). */
+  save(path: string): void {
+    writeModelFile(path, this.toModelData());
   }
 
   /** Loads a model written by `save`. */

@@ -1,5 +1,6 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
+import type { ModelData } from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 
 /** The result of parsing one sentence. */
@@ -24,4 +25,6 @@ export interface DependencyParser {
   parse(s: Sentence, vocab: Vocabularies, mask?: ArcMask | null): ParseResult;
   /** Writes the model file atomically. */
   save(path: string): void;
+  /** The model-file content (kind "parser"), e.g. for embedding in a pipeline bundle. */
+  toModelData(): ModelData;
 }
