@@ -20,7 +20,7 @@ options:
   --jackknife K     jack-knife the input with K ≥ 2 folds instead of using a model
   --input FILE      CoNLL-U to tag ("-" = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
-  --epochs N        jack-knife: training epochs per fold (default 10)
+  --epochs N        jack-knife: training epochs per fold (default 8)
   --seed S          jack-knife: shuffling seed (default 1)
   --mode M          jack-knife: joint | separate (default joint)
   --json            print the closing summary as one JSON line
@@ -54,7 +54,7 @@ export const command: Command = {
       if (values.model !== undefined)
         throw new UsageError("tag: give either --model or --jackknife, not both");
       const k = numberOption("tag", "jackknife", values.jackknife, 10, { min: 2, integer: true });
-      const epochs = numberOption("tag", "epochs", values.epochs, 10, { min: 1, integer: true });
+      const epochs = numberOption("tag", "epochs", values.epochs, 8, { min: 1, integer: true });
       const seed = numberOption("tag", "seed", values.seed, 1, { integer: true });
       const mode = choiceOption("tag", "mode", values.mode, ["joint", "separate"] as const, "joint");
       return runJackknife(input, values.output ?? "-", readOpts, {

@@ -13,7 +13,7 @@ file and writes it to MODEL. Progress (epoch, tokens/s, dev accuracy) goes to st
 options:
   --train FILE      training CoNLL-U
   --dev FILE        CoNLL-U to report accuracy on after every epoch (not trained on)
-  --epochs N        passes over the training data (default 10)
+  --epochs N        passes over the training data (default 8)
   --seed S          shuffling seed (default 1); same data and seed give the same model
   --mode M          joint: one model over (UPOS, XPOS) pairs (default); separate: one model each
   --min-count N     tag dictionary: minimum word frequency (default 20)
@@ -47,7 +47,7 @@ export const command: Command = {
     });
     const trainPath = requireOption("tagger train", "train", values.train);
     const outPath = requireOption("tagger train", "out", values.out);
-    const epochs = numberOption("tagger train", "epochs", values.epochs, 10, { min: 1, integer: true });
+    const epochs = numberOption("tagger train", "epochs", values.epochs, 8, { min: 1, integer: true });
     const seed = numberOption("tagger train", "seed", values.seed, 1, { integer: true });
     const mode = choiceOption("tagger train", "mode", values.mode, ["joint", "separate"] as const, "joint");
     const minCount = numberOption("tagger train", "min-count", values["min-count"], 20, {
