@@ -1,65 +1,97 @@
+import { readFileSync } from "node:fs";
 import { streamConllu } from "../conllu/read.js";
-import { formatSentence } from "../conllu/write.js";
-import { toSentence } from "../corpus/sentence.js";
-import { Vocabularies } from "../corpus/vocab.js";
-import { loadParser } from "../parser/load-parser.js";
+import { VineparseError } from "../errors.js";
+import { loadPipeline } from "../pipeline/default-model.js";
+import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
 import { AtomicWriter } from "../util/atomic-write.js";
-import { parseCommandArgs, requireOption } from "./args.js";
+import { choiceOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
 
-const usage = `usage: vineparse parse --model MODEL --input F.conllu [--output G.conllu] [--json]
+const usage = `usage: vineparse parse [--model MODEL] (--input F.conllu | --text "raw text" | --raw [FILE]) [options]
 
-Parses CoNLL-U input with a trained model, using the UPOS/XPOS tags present in the input, and
-writes CoNLL-U with HEAD and DEPREL filled in (every other line and column is kept as it was).
-Input heads, if any, are ignored. "-" means stdin / stdout (the default output).
+Parses with a trained model and writes CoNLL-U (or a readable tree). Without --model, the bundled
+English model (UD en_ewt: tokenizer, tagger, parser) is used.
+  --input   CoNLL-U input: the tags present in the input are used (retagged with --retag, or when
+            absent); HEAD and DEPREL are filled in, every other line and column is kept.
+  --text    raw English text: split into sentences, tokenized (UD conventions), tagged, parsed.
+  --raw     raw text from FILE or stdin ("-" or no FILE).
 
 options:
-  --model FILE     parser model from 'vineparse train'
-  --input FILE     CoNLL-U to parse ("-" = stdin)
-  --output FILE    where to write the parse (default "-" = stdout; files are written atomically)
-  --json           print the closing summary as one JSON line
-  --skip-invalid   skip malformed sentences with a warning instead of stopping
-  -h, --help       show this help
+  --model FILE      pipeline bundle or parser model (default: the bundled English model)
+  --input FILE      CoNLL-U to parse ("-" = stdin)
+  --text TEXT       raw text to parse
+  --raw             read raw text (from --input FILE, or stdin)
+  --output FILE     where to write (default "-" = stdout; files are written atomically)
+  --format NAME     conllu (default) or tree
+  --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
+  --newline-breaks  with raw text: every line break ends a sentence
+  --json            print the closing summary as one JSON line
+  --quiet           no closing summary
+  --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
+  -h, --help        show this help
 `;
 
-/** `vineparse parse`: parses CoNLL-U with a trained model. */
+/** `vineparse parse`: parses CoNLL-U or raw text with a trained model. */
 export const command: Command = {
-  summary: "parse CoNLL-U input with a trained model",
+  summary: "parse CoNLL-U or raw text (bundled English model by default)",
   usage,
   async run(args) {
     const { values } = parseCommandArgs("parse", args, {
       model: { type: "string" },
       input: { type: "string" },
+      text: { type: "string" },
+      raw: { type: "boolean" },
       output: { type: "string" },
+      format: { type: "string" },
+      retag: { type: "boolean" },
+      "newline-breaks": { type: "boolean" },
       json: { type: "boolean" },
+      quiet: { type: "boolean" },
       "skip-invalid": { type: "boolean" },
     });
-    const modelPath = requireOption("parse", "model", values.model);
-    const input = requireOption("parse", "input", values.input);
+    const format = choiceOption("parse", "format", values.format, ["conllu", "tree"] as const, "conllu");
+    const sources =
+      (values.text !== undefined ? 1 : 0) + (values.raw === true || values.input !== undefined ? 1 : 0);
+    if (sources !== 1) {
+      throw new VineparseError(
+        "usage",
+        "parse: give exactly one of --input FILE, --text TEXT or --raw (see --help)",
+      );
+    }
     const t0 = process.hrtime.bigint();
-    const parser = loadParser(modelPath);
+    const pipeline = loadPipeline(values.model);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const out = new AtomicWriter(values.output ?? "-");
-    const vocab = new Vocabularies();
+    const render = format === "tree" ? toTreeText : toConllu;
     let sentences = 0;
     let tokens = 0;
     let fallbacks = 0;
     let start = 0n;
+    const emit = (a: AnnotatedSentence) => {
+      out.write(render(a));
+      sentences++;
+      tokens += a.forms.length - 1;
+      if (a.fallback) fallbacks++;
+    };
     try {
-      for await (const r of streamConllu(input, {
-        requireTree: false,
-        onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
-        onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
-      })) {
-        if (sentences === 0) start = process.hrtime.bigint();
-        const s = toSentence(r, vocab);
-        const p = parser.parse(s, vocab);
-        const rels = new Array<string>(s.n + 1);
-        for (let m = 1; m <= s.n; m++) rels[m] = parser.labels[p.labels[m]!]!;
-        out.write(formatSentence(r.sentence, { heads: p.heads, deprels: rels }));
-        sentences++;
-        tokens += s.n;
-        if (p.fallback) fallbacks++;
+      if (values.text !== undefined || values.raw === true) {
+        const text =
+          values.text ??
+          (values.input === undefined || values.input === "-"
+            ? readFileSync(0, "utf8")
+            : readTextFile(values.input));
+        start = process.hrtime.bigint();
+        for (const a of pipeline.parseText(text, { newlineBoundary: values["newline-breaks"] === true }))
+          emit(a);
+      } else {
+        for await (const r of streamConllu(values.input!, {
+          requireTree: false,
+          onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
+          onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
+        })) {
+          if (sentences === 0) start = process.hrtime.bigint();
+          emit(pipeline.annotate(r.sentence, values.retag === true));
+        }
       }
       out.commit();
     } catch (e) {
@@ -78,10 +110,22 @@ export const command: Command = {
       maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
-    else
+    else if (values.quiet !== true)
       process.stderr.write(
         `parsed ${sentences} sentences, ${tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s, ${summary.sentencesPerSecond} sentences/s; model loaded in ${summary.loadSeconds} s)\n`,
       );
     return 0;
   },
 };
+
+function readTextFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (e) {
+    throw new VineparseError(
+      "no-file",
+      (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message,
+      path,
+    );
+  }
+}

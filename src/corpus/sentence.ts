@@ -40,3 +40,24 @@ export function toSentence(r: ReadSentence, vocab: Vocabularies, keepSource = fa
   }
   return { n, form, lemma, upos, xpos, head: r.heads, deprel, source: keepSource ? r.sentence : undefined };
 }
+
+/** Builds a `Sentence` from word strings and tags (0-based arrays of the n words); heads unknown (-1). */
+export function sentenceFromWords(
+  forms: readonly string[],
+  upos: readonly string[],
+  xpos: readonly string[],
+  vocab: Vocabularies,
+): Sentence {
+  const n = forms.length;
+  const form = new Int32Array(n + 1);
+  const lemma = new Int32Array(n + 1);
+  const u = new Int32Array(n + 1);
+  const x = new Int32Array(n + 1);
+  const head = new Int32Array(n + 1).fill(-1);
+  for (let i = 1; i <= n; i++) {
+    form[i] = vocab.form.add(forms[i - 1]!);
+    u[i] = vocab.upos.add(upos[i - 1]!);
+    x[i] = vocab.xpos.add(xpos[i - 1]!);
+  }
+  return { n, form, lemma, upos: u, xpos: x, head, deprel: new Int32Array(n + 1), source: undefined };
+}

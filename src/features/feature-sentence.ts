@@ -1,5 +1,5 @@
 import type { Sentence } from "../corpus/sentence.js";
-import type { Vocabularies } from "../corpus/vocab.js";
+import type { Vocab, Vocabularies } from "../corpus/vocab.js";
 import { hashString } from "../util/hash.js";
 
 const ROOT_WORD = hashString("<root>");
@@ -35,9 +35,15 @@ export class AtomCache {
   private word = new Int32Array(1024);
   private prefix = new Int32Array(1024);
   private known = new Uint8Array(1024);
+  private boundTo: Vocab | null = null;
 
   /** Fills `fs` with the atoms of sentence `s` (whose ids refer to `vocab`). */
   prepare(s: Sentence, vocab: Vocabularies, fs: FeatureSentence): FeatureSentence {
+    if (vocab.form !== this.boundTo) {
+      // Ids are only meaningful within one vocabulary: forget everything learned for another.
+      this.known.fill(0);
+      this.boundTo = vocab.form;
+    }
     const n = s.n;
     if (fs.word.length < n + 2) {
       const cap = Math.max(n + 2, fs.word.length * 2, 64);

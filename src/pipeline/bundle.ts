@@ -1,0 +1,63 @@
+import { VineparseError } from "../errors.js";
+import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import { parserFromModel } from "../parser/load-parser.js";
+import type { DependencyParser } from "../parser/types.js";
+import { Tagger } from "../tagger/tagger.js";
+
+/** Model-file kind of a pipeline bundle (tagger + parser in one file). */
+export const BUNDLE_KIND = "pipeline";
+
+/** A tagger and a parser that belong together, with a description of how they were built. */
+export interface Bundle {
+  tagger: Tagger;
+  parser: DependencyParser;
+  /** Free-form provenance (treebank, commands, seed, dev scores). */
+  info: Record<string, unknown>;
+}
+
+function embed(prefix: string, m: ModelData, arrays: ModelData["arrays"]): { kind: string; meta: unknown } {
+  for (const [k, v] of Object.entries(m.arrays)) arrays[`${prefix}/${k}`] = v;
+  return { kind: m.kind, meta: m.meta };
+}
+
+function extract(prefix: string, m: ModelData, part: { kind: string; meta: unknown }): ModelData {
+  const arrays: ModelData["arrays"] = {};
+  for (const [k, v] of Object.entries(m.arrays))
+    if (k.startsWith(`${prefix}/`)) arrays[k.slice(prefix.length + 1)] = v;
+  return { kind: part.kind, meta: part.meta as Record<string, unknown>, arrays };
+}
+
+/** The model-file content of a bundle: both models' arrays under "tagger/" and "parser/" prefixes. */
+export function bundleToModelData(b: Bundle): ModelData {
+  const arrays: ModelData["arrays"] = {};
+  const tagger = embed("tagger", b.tagger.toModelData(), arrays);
+  const parser = embed("parser", b.parser.toModelData(), arrays);
+  return { kind: BUNDLE_KIND, meta: { info: b.info, tagger, parser }, arrays };
+}
+
+/** Writes a bundle atomically. */
+export function writeBundle(path: string, b: Bundle): void {
+  writeModelFile(path, bundleToModelData(b));
+}
+
+/** Rebuilds a bundle from decoded model-file content. */
+export function bundleFromModelData(m: ModelData, path: string): Bundle {
+  const meta = m.meta as {
+    info?: Record<string, unknown>;
+    tagger?: { kind: string; meta: unknown };
+    parser?: { kind: string; meta: unknown };
+  };
+  if (meta.tagger === undefined || meta.parser === undefined) {
+    throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
+  }
+  return {
+    tagger: Tagger.fromModelData(extract("tagger", m, meta.tagger), path),
+    parser: parserFromModel(extract("parser", m, meta.parser), path),
+    info: meta.info ?? {},
+  };
+}
+
+/** Reads a bundle written by `writeBundle`. */
+export function readBundle(path: string): Bundle {
+  return bundleFromModelData(readModelFile(path, BUNDLE_KIND), path);
+}
