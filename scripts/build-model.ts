@@ -1,0 +1,100 @@
+// Builds the bundled English model (models/en_ewt.vpm): a tagger trained on en_ewt train, and a
+// parser trained on en_ewt train with 10-fold jack-knifed tags, selected on dev with predicted tags.
+// Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readConlluFile } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { round } from "../src/eval/percent.js";
+import { trainParser } from "../src/parser/train.js";
+import { writeBundle } from "../src/pipeline/bundle.js";
+import { jackknife } from "../src/tagger/jackknife.js";
+import { taggedSentence } from "../src/tagger/tagged-sentence.js";
+import { Tagger } from "../src/tagger/tagger.js";
+
+const repo = resolve(import.meta.dirname, "..", "..");
+const { values } = parseArgs({
+  options: {
+    ud: { type: "string" },
+    tb: { type: "string" },
+    out: { type: "string" },
+    folds: { type: "string" },
+    "parser-epochs": { type: "string" },
+    "train-limit": { type: "string" },
+  },
+});
+const tb = values.tb ?? "en_ewt";
+const ud = values.ud ?? process.env.VINEPARSE_UD ?? join(repo, "..", "shared", "data", "ud");
+const out = values.out ?? join(repo, "models", `${tb}.vpm`);
+const folds = Number(values.folds ?? 10);
+const parserEpochs = Number(values["parser-epochs"] ?? 10);
+const limit = Number(values["train-limit"] ?? 0);
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const t0 = Date.now();
+const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
+
+let trainRead = readConlluFile(join(ud, tb, "train.conllu"));
+if (limit > 0) trainRead = trainRead.slice(0, limit);
+const devRead = readConlluFile(join(ud, tb, "dev.conllu"));
+log(`${tb}: ${trainRead.length} train, ${devRead.length} dev sentences`);
+
+// 1. Tagger on all of train; dev tagged with it (the parser's model selection sees realistic tags).
+const tagger = Tagger.train(trainRead.map((r) => taggedSentence(r.sentence)));
+log(`[${elapsed()}] tagger trained`);
+// 2. Jack-knifed training tags.
+const jk = jackknife(
+  trainRead.map((r) => r.sentence),
+  folds,
+  { onFoldDone: (f, s) => log(`[${elapsed()}] jack-knife fold ${f + 1}/${folds} (${s.toFixed(1)} s)`) },
+);
+// 3. Parser on jack-knifed tags.
+const vocab = new Vocabularies();
+const withTags = (r: (typeof trainRead)[number], upos: string[], xpos: string[]) => {
+  const s = toSentence(r, vocab);
+  for (let i = 1; i <= s.n; i++) {
+    s.upos[i] = vocab.upos.add(upos[i - 1]!);
+    s.xpos[i] = vocab.xpos.add(xpos[i - 1]!);
+  }
+  return s;
+};
+const train = trainRead.map((r, i) => withTags(r, jk[i]!.upos, jk[i]!.xpos));
+let devTagCorrect = 0;
+let devTokens = 0;
+const dev = devRead.map((r) => {
+  const gold = taggedSentence(r.sentence);
+  const t = tagger.tag(gold.words);
+  for (let i = 0; i < t.upos.length; i++) {
+    devTokens++;
+    if (t.upos[i] === gold.upos[i]) devTagCorrect++;
+  }
+  return withTags(r, t.upos, t.xpos);
+});
+const { parser, bestEpoch, history } = trainParser(train, vocab, {
+  epochs: parserEpochs,
+  dev,
+  onEpoch: (e) =>
+    log(
+      `[${elapsed()}] parser epoch ${e.epoch}: dev UAS ${round(e.dev?.uasNoPunct ?? 0)} LAS ${round(e.dev?.lasNoPunct ?? 0)}`,
+    ),
+});
+const best = history[bestEpoch - 1]!.dev!;
+writeBundle(out, {
+  tagger,
+  parser,
+  info: {
+    treebank: tb,
+    trainSentences: train.length,
+    jackknifeFolds: folds,
+    parser: { order: parser.order, epochs: parserEpochs, bestEpoch },
+    devPredictedTags: {
+      upos: round((100 * devTagCorrect) / devTokens),
+      uasNoPunct: round(best.uasNoPunct),
+      lasNoPunct: round(best.lasNoPunct),
+    },
+    command: "npm run build-model",
+  },
+});
+log(
+  `[${elapsed()}] wrote ${out} (dev with predicted tags: UPOS ${round((100 * devTagCorrect) / devTokens)}, UAS ${round(best.uasNoPunct)}, LAS ${round(best.lasNoPunct)})`,
+);
