@@ -48,7 +48,7 @@ test("atoms: lower-cased words, 5-character prefixes only for long words, sentin
   assert.notEqual(a.xpos[3], a.xpos[4]);
 });
 
-test("arc features: 70 fixed features plus 2 per distinct in-between UPOS (or 2 for adjacent arcs)", () => {
+test("arc features: 70 fixed, +2 per distinct in-between UPOS and XPOS (2 for adjacent arcs), +10 prefix back-offs", () => {
   const { x } = sentence([
     ["the", "DET", "DT"],
     ["old", "ADJ", "JJ"],
@@ -59,9 +59,15 @@ test("arc features: 70 fixed features plus 2 per distinct in-between UPOS (or 2 
   const out = new Int32Array(MAX_ARC_FEATURES);
   const mask = (1 << 20) - 1;
   assert.equal(arcFeatures(x, 4, 3, out, mask), 72); // adjacent
-  assert.equal(arcFeatures(x, 4, 1, out, mask), 72); // between: ADJ ADJ → 1 distinct tag
-  assert.equal(arcFeatures(x, 5, 1, out, mask), 74); // between: ADJ ADJ NOUN → 2 distinct
-  assert.equal(arcFeatures(x, 0, 5, out, mask), 76); // between: DET ADJ ADJ NOUN → 3 distinct
+  assert.equal(arcFeatures(x, 4, 1, out, mask), 74); // between: ADJ ADJ / JJ JJ → 1 + 1 distinct
+  assert.equal(arcFeatures(x, 5, 1, out, mask), 78); // between: ADJ ADJ NOUN / JJ JJ NN → 2 + 2
+  assert.equal(arcFeatures(x, 0, 5, out, mask), 82); // between: DET ADJ ADJ NOUN / DT JJ JJ NN → 3 + 3
+  // Words longer than 5 characters add the prefix back-offs of the word bigrams.
+  const long = sentence([
+    ["dogs", "NOUN", "NNS"],
+    ["barked", "VERB", "VBD"],
+  ]).x;
+  assert.equal(arcFeatures(long, 2, 1, out, mask), 82);
   // Same arc, same indices; reversed arc shares its unigram-without-distance features only partly.
   const a = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));
   const b = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));

@@ -22,6 +22,12 @@ export class FeatureSentence {
   upos: Int32Array = new Int32Array(0);
   /** Dense category id (UPOS vocabulary id) per position; root and sentinel get 0. */
   cat: Int32Array = new Int32Array(0);
+  /** XPOS vocabulary id per position (dense, for de-duplicating in-between XPOS). */
+  xposId: Int32Array = new Int32Array(0);
+  /** Per-XPOS-id stamp of the last arc that emitted it (scratch for in-between features). */
+  xposSeen: Int32Array = new Int32Array(0);
+  /** Running arc stamp for `xposSeen`. */
+  stampClock = 0;
   /** Stable hash of each category id's string (the UPOS vocabulary's hashes). */
   catHash: Int32Array = new Int32Array(0);
   /** Number of distinct category ids (prefix-count table stride). */
@@ -52,6 +58,11 @@ export class AtomCache {
       fs.xpos = new Int32Array(cap);
       fs.upos = new Int32Array(cap);
       fs.cat = new Int32Array(cap);
+      fs.xposId = new Int32Array(cap);
+    }
+    if (fs.xposSeen.length < vocab.xpos.size) {
+      fs.xposSeen = new Int32Array(Math.max(vocab.xpos.size * 2, 64));
+      fs.stampClock = 0;
     }
     fs.n = n;
     fs.word[0] = ROOT_WORD;
@@ -68,6 +79,7 @@ export class AtomCache {
       fs.xpos[i] = vocab.xpos.hash(s.xpos[i]!);
       fs.upos[i] = vocab.upos.hash(s.upos[i]!);
       fs.cat[i] = s.upos[i]!;
+      fs.xposId[i] = s.xpos[i]!;
     }
     fs.word[n + 1] = EOS;
     fs.prefix[n + 1] = EOS;

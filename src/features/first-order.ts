@@ -3,7 +3,7 @@ import type { FeatureSentence } from "./feature-sentence.js";
 import { BOS } from "./feature-sentence.js";
 
 /** Upper bound on the number of feature indices `arcFeatures` writes for one arc. */
-export const MAX_ARC_FEATURES = 128;
+export const MAX_ARC_FEATURES = 256;
 /** Number of indices `headFeatures` and `modifierFeatures` each write. */
 export const UNIGRAM_FEATURES = 12;
 
@@ -107,6 +107,15 @@ export function pairFeatures(
   put(out, k + 18, mix(mix(mix(30, hc), mw), mc), dd, mask);
   put(out, k + 20, mix(mix(mix(31, hw), hc), mc), dd, mask);
   k += 22;
+  // 5-character-prefix back-offs of the word bigrams (only informative when a word is longer than 5).
+  if (hf !== hw || mf !== mw) {
+    put(out, k, mix(mix(mix(32, hp), mf), mp), dd, mask);
+    put(out, k + 2, mix(mix(mix(33, hf), mf), mp), dd, mask);
+    put(out, k + 4, mix(mix(mix(34, hf), hp), mp), dd, mask);
+    put(out, k + 6, mix(mix(mix(35, hf), hp), mf), dd, mask);
+    put(out, k + 8, mix(mix(36, hf), mf), dd, mask);
+    k += 10;
+  }
   // Surrounding tags (XPOS), with trigram back-offs.
   const hpL = h > 0 ? P[h - 1]! : BOS;
   const hpR = P[h + 1]!;
@@ -131,7 +140,8 @@ export function pairFeatures(
   put(out, k + 4, mix(mix(mix(mix(53, hc), hcR), mc), mcR), dd, mask);
   put(out, k + 6, mix(mix(mix(mix(54, hcL), hc), mc), mcR), dd, mask);
   k += 8;
-  // In-between UPOS: each distinct category strictly between h and m once.
+  // In-between tags: each distinct UPOS (from prefix counts) and XPOS (by a span scan) strictly
+  // between h and m once; adjacent arcs get one "nothing between" feature.
   const lo = h < m ? h : m;
   const hi = h < m ? m : h;
   if (hi - lo > 1) {
@@ -141,10 +151,22 @@ export function pairFeatures(
     const b = (hi - 1) * T;
     const catHash = x.catHash;
     const base = mix(mix(61, hc), mc);
-    const limit = MAX_ARC_FEATURES - 2;
-    for (let c = 1; c < T && k < limit; c++) {
+    for (let c = 1; c < T; c++) {
       if (cc[b + c]! - cc[a + c]! > 0) {
         put(out, k, mix(base, catHash[c]!), dd, mask);
+        k += 2;
+      }
+    }
+    const stamp = ++x.stampClock;
+    const seen = x.xposSeen;
+    const xid = x.xposId;
+    const pbase = mix(mix(63, hp), mp);
+    const limit = MAX_ARC_FEATURES - 2;
+    for (let i = lo + 1; i < hi && k < limit; i++) {
+      const t = xid[i]!;
+      if (seen[t] !== stamp) {
+        seen[t] = stamp;
+        put(out, k, mix(pbase, P[i]!), dd, mask);
         k += 2;
       }
     }
