@@ -97,7 +97,7 @@ export function toConllu(a: AnnotatedSentence): string {
 /** Readable indented tree of an annotated sentence, preceded by its text comment if any. */
 export function toTreeText(a: AnnotatedSentence): string {
   const text = a.conllu.lines.find((l) => l.startsWith("# text = "));
-  const head = text === undefined ? "" : `${text.slice(2)}\n`;
+  const head = text === undefined ? "" : `${text}\n`;
   return (
     head +
     formatTree({ forms: a.forms, upos: a.upos, heads: a.heads, deprels: a.deprels, n: a.forms.length - 1 }) +

@@ -1,0 +1,123 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { parseConllu } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { isTree } from "../src/decode/tree-predicates.js";
+import { trainParser } from "../src/parser/train.js";
+import { readBundle, writeBundle } from "../src/pipeline/bundle.js";
+import { Pipeline, toConllu, toTreeText } from "../src/pipeline/pipeline.js";
+import { formatTree } from "../src/pipeline/tree-format.js";
+import { taggedSentence } from "../src/tagger/tagged-sentence.js";
+import { Tagger } from "../src/tagger/tagger.js";
+import { repoRoot } from "./helpers.js";
+import { toyTreebank } from "./toy-treebank.js";
+
+const dir = mkdtempSync(join(tmpdir(), "vp-pipeline-"));
+const trainText = toyTreebank(300, 11);
+const read = [...parseConllu(trainText)];
+const vocab = new Vocabularies();
+const tagger = Tagger.train(
+  read.map((r) => taggedSentence(r.sentence)),
+  { epochs: 3 },
+);
+const { parser } = trainParser(
+  read.map((r) => toSentence(r, vocab)),
+  vocab,
+  { epochs: 3, bits: 16, labelBits: 10 },
+);
+const bundlePath = join(dir, "toy.vpm");
+writeBundle(bundlePath, { tagger, parser, info: { treebank: "toy" } });
+
+test("bundle round-trips: same info, same tags and trees", () => {
+  const b = readBundle(bundlePath);
+  assert.deepEqual(b.info, { treebank: "toy" });
+  const p1 = new Pipeline(tagger, parser);
+  const p2 = new Pipeline(b.tagger, b.parser);
+  const text = "the big dog saw a cat near the house . every man slept";
+  assert.equal(p1.parseText(text).map(toConllu).join(""), p2.parseText(text).map(toConllu).join(""));
+  assert.deepEqual(readdirSync(dir).sort(), ["toy.vpm"]);
+});
+
+test("raw text → CoNLL-U: sentence ids, # text, multiword range rows, SpaceAfter=No, a tree per sentence", () => {
+  const p = new Pipeline(tagger, parser);
+  const out = p.parseText("The dog didn't sleep. A cat ran!");
+  assert.equal(out.length, 2);
+  const first = toConllu(out[0]!);
+  assert.match(first, /^# sent_id = s1\n# text = The dog didn't sleep\.\n/);
+  assert.match(first, /\n3-4\tdidn't\t/);
+  assert.match(first, /\n3\tdid\t/);
+  assert.match(first, /\n4\tn't\t/);
+  assert.match(first, /\n5\tsleep\t_\t\w+\t[^\t]+\t_\t\d+\t\w+\t_\tSpaceAfter=No\n/);
+  for (const a of out) assert.ok(isTree(a.heads));
+  // The output is valid CoNLL-U that our own reader accepts as a complete tree.
+  const back = [...parseConllu(out.map(toConllu).join(""))];
+  assert.equal(back.length, 2);
+  assert.equal(back[0]!.sentence.words.length, 6);
+});
+
+test("tree rendering: hand-worked example", () => {
+  const text = formatTree({
+    forms: ["", "The", "cat", "sat", "."],
+    upos: ["", "DET", "NOUN", "VERB", "PUNCT"],
+    heads: [-1, 2, 3, 0, 3],
+    deprels: ["", "det", "nsubj", "root", "punct"],
+    n: 4,
+  });
+  assert.equal(
+    text,
+    [
+      "sat VERB [3] root",
+      "├── cat NOUN [2] nsubj",
+      "│   └── The DET [1] det",
+      "└── . PUNCT [4] punct",
+      "",
+    ].join("\n"),
+  );
+  const p = new Pipeline(tagger, parser);
+  assert.match(toTreeText(p.parseText("the dog slept .")[0]!), /^# text = the dog slept \.\n/);
+});
+
+const cli = join(repoRoot, "dist", "src", "cli", "main.js");
+function run(args: string[], input?: string) {
+  return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input });
+}
+
+test("CLI parse: --text, --raw from stdin, CoNLL-U input (own tags kept), --format tree, errors", () => {
+  const t = run(["parse", "--model", bundlePath, "--text", "the dog slept . a cat ran", "--quiet"]);
+  assert.equal(t.status, 0, t.stderr);
+  assert.equal((t.stdout.match(/^# sent_id/gm) ?? []).length, 2);
+  const raw = run(
+    ["parse", "--model", bundlePath, "--raw", "--format", "tree", "--quiet"],
+    "the old man saw a dog .",
+  );
+  assert.equal(raw.status, 0, raw.stderr);
+  assert.match(raw.stdout, /\[\d+\] root/);
+  const input = join(dir, "in.conllu");
+  writeFileSync(input, toyTreebank(5, 99));
+  const out = join(dir, "out.conllu");
+  const c = run(["parse", "--model", bundlePath, "--input", input, "--output", out, "--json"]);
+  assert.equal(c.status, 0, c.stderr);
+  const summary = JSON.parse(c.stderr.trim());
+  assert.equal(summary.sentences, 5);
+  assert.ok(summary.tokensPerSecond > 0);
+  const e = run(["eval", "--gold", input, "--system", out, "--json"]);
+  assert.equal(e.status, 0, e.stderr);
+  assert.ok(JSON.parse(e.stdout).uas > 80);
+  // Errors: one line, non-zero exit, no partial output file.
+  const missing = run(["parse", "--model", join(dir, "nope.vpm"), "--text", "x"]);
+  assert.notEqual(missing.status, 0);
+  assert.equal(missing.stderr.trim().split("\n").length, 1);
+  const bad = join(dir, "bad.conllu");
+  writeFileSync(bad, "1\tthe\t_\tDET\tDT\t_\t0\troot\t_\t_\n\n1\ttoo\tfew\n\n");
+  const badOut = join(dir, "bad.out");
+  const b = run(["parse", "--model", bundlePath, "--input", bad, "--output", badOut]);
+  assert.notEqual(b.status, 0);
+  assert.match(b.stderr, /bad\.conllu:3: expected 10 tab-separated columns/);
+  assert.ok(!readdirSync(dir).includes("bad.out"));
+  assert.equal(run(["parse", "--model", bundlePath]).status, 1);
+});
