@@ -1,5 +1,6 @@
 import { VineparseError } from "../errors.js";
 import { type ModelData, readModelFile } from "../model/model-file.js";
+import { HigherOrderParser } from "./higher-order-parser.js";
 import { Parser } from "./parser.js";
 import type { DependencyParser } from "./types.js";
 
@@ -12,6 +13,7 @@ export function loadParser(path: string): DependencyParser {
 export function parserFromModel(m: ModelData, path: string): DependencyParser {
   const order = (m.meta as { order?: number }).order;
   if (order === 1) return Parser.fromModel(m, path);
+  if (order === 2 || order === 3) return HigherOrderParser.fromModel(m, path);
   throw new VineparseError(
     "model-kind",
     `order-${order} parser models are not supported by this version`,

@@ -1,0 +1,137 @@
+import { finish, hashString, mix } from "../util/hash.js";
+import type { FeatureSentence } from "./feature-sentence.js";
+
+/** Atom standing for the missing inner sibling (part (h, h, m): m is h's closest child on its side). */
+export const NO_SIBLING = hashString("<no-sibling>");
+
+/** Number of indices `siblingPairFeatures` writes. */
+export const SIBLING_PAIR_FEATURES = 7;
+/** Number of indices `siblingTripleFeatures` writes. */
+export const SIBLING_TRIPLE_FEATURES = 6;
+/** Number of indices `siblingFeatures` writes for any part. */
+export const SIBLING_FEATURES = SIBLING_PAIR_FEATURES + SIBLING_TRIPLE_FEATURES;
+
+/** Distance bin 1..5 exact, 6 for 6–10, 7 beyond. */
+function distBin(d: number): number {
+  return d <= 5 ? d : d <= 10 ? 6 : 7;
+}
+
+/**
+ * Features of the sibling pair alone (McDonald & Pereira 2006): tags and words of the inner sibling
+ * (atoms ws/ps/cs, `NO_SIBLING` when there is none) and of the modifier m, conjoined with direction
+ * and the binned s–m distance `dd`. Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
+ */
+function pairCore(
+  ws: number,
+  ps: number,
+  cs: number,
+  x: FeatureSentence,
+  m: number,
+  dir: number,
+  dd: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  const wm = x.word[m]!;
+  const pm = x.xpos[m]!;
+  const cm = x.upos[m]!;
+  out[k] = finish(mix(mix(mix(101, ps), pm), dir)) & mask;
+  out[k + 1] = finish(mix(mix(mix(102, ps), pm), dd)) & mask;
+  out[k + 2] = finish(mix(mix(mix(103, cs), cm), dd)) & mask;
+  out[k + 3] = finish(mix(mix(mix(104, ws), wm), dir)) & mask;
+  out[k + 4] = finish(mix(mix(mix(105, ws), pm), dir)) & mask;
+  out[k + 5] = finish(mix(mix(mix(106, ps), wm), dir)) & mask;
+  out[k + 6] = finish(mix(mix(mix(mix(107, ws), wm), pm), dd)) & mask;
+  return k + SIBLING_PAIR_FEATURES;
+}
+
+/** Features of the head–sibling–modifier triple: tag trigrams (XPOS, UPOS) and one-word back-offs, with direction. */
+function tripleCore(
+  x: FeatureSentence,
+  h: number,
+  ws: number,
+  ps: number,
+  cs: number,
+  m: number,
+  dir: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  const ph = x.xpos[h]!;
+  const pm = x.xpos[m]!;
+  const t = mix(mix(mix(111, ph), ps), pm);
+  out[k] = finish(mix(t, dir)) & mask;
+  out[k + 1] = finish(mix(mix(mix(mix(112, x.upos[h]!), cs), x.upos[m]!), dir)) & mask;
+  out[k + 2] = finish(mix(mix(mix(mix(113, x.word[h]!), ps), pm), dir)) & mask;
+  out[k + 3] = finish(mix(mix(mix(mix(114, ph), ws), pm), dir)) & mask;
+  out[k + 4] = finish(mix(mix(mix(mix(115, ph), ps), x.word[m]!), dir)) & mask;
+  out[k + 5] = finish(mix(mix(t, dir), distBin(m > h ? m - h : h - m))) & mask;
+  return k + SIBLING_TRIPLE_FEATURES;
+}
+
+/**
+ * Features of the pair (s, m) of adjacent siblings, s ≠ h (they do not depend on the head: the
+ * direction is fixed by the order of s and m). Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
+ */
+export function siblingPairFeatures(
+  x: FeatureSentence,
+  s: number,
+  m: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  const dir = s < m ? 1 : 2;
+  const dd = (dir << 4) | distBin(s < m ? m - s : s - m);
+  return pairCore(x.word[s]!, x.xpos[s]!, x.upos[s]!, x, m, dir, dd, out, k, mask);
+}
+
+/** Features of (h, s, m) that involve the head, s ≠ h. Writes `SIBLING_TRIPLE_FEATURES` indices at out[k…]. */
+export function siblingTripleFeatures(
+  x: FeatureSentence,
+  h: number,
+  s: number,
+  m: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  return tripleCore(x, h, x.word[s]!, x.xpos[s]!, x.upos[s]!, m, h < m ? 1 : 2, out, k, mask);
+}
+
+/**
+ * Every feature of the "no inner sibling" part (h, h, m): the pair and triple templates with the
+ * sibling replaced by `NO_SIBLING` and the h–m distance. Writes `SIBLING_FEATURES` indices at out[k…].
+ */
+export function noSiblingFeatures(
+  x: FeatureSentence,
+  h: number,
+  m: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  const dir = h < m ? 1 : 2;
+  const dd = (dir << 4) | 8 | distBin(h < m ? m - h : h - m);
+  k = pairCore(NO_SIBLING, NO_SIBLING, NO_SIBLING, x, m, dir, dd, out, k, mask);
+  return tripleCore(x, h, NO_SIBLING, NO_SIBLING, NO_SIBLING, m, dir, out, k, mask);
+}
+
+/**
+ * Every feature index of sibling part (h, s, m) (s = h: no inner sibling), reduced by `mask`
+ * (table size − 1). Writes `SIBLING_FEATURES` indices into `out` and returns that count.
+ */
+export function siblingFeatures(
+  x: FeatureSentence,
+  h: number,
+  s: number,
+  m: number,
+  out: Int32Array,
+  mask: number,
+): number {
+  if (s === h) return noSiblingFeatures(x, h, m, out, 0, mask);
+  const k = siblingPairFeatures(x, s, m, out, 0, mask);
+  return siblingTripleFeatures(x, h, s, m, out, k, mask);
+}

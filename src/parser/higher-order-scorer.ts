@@ -1,0 +1,133 @@
+import type { GrandSiblingScorer } from "../decode/parts-types.js";
+import type { FeatureSentence } from "../features/feature-sentence.js";
+import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
+import {
+  GRAND_FEATURES,
+  GRAND_SIBLING_FEATURES,
+  grandFeatures,
+  grandSiblingFeatures,
+} from "../features/grand.js";
+import {
+  noSiblingFeatures,
+  SIBLING_FEATURES,
+  SIBLING_PAIR_FEATURES,
+  SIBLING_TRIPLE_FEATURES,
+  siblingPairFeatures,
+  siblingTripleFeatures,
+} from "../features/sibling.js";
+import type { ArcMask } from "../prune/arc-mask.js";
+import { ArcScorer } from "./arc-scorer.js";
+
+/**
+ * Scores the parts of one sentence for the higher-order decoders with one hashed weight vector:
+ * first-order arc features (via `ArcScorer`, only for the arcs the mask allows), sibling, grandparent
+ * and grand-sibling features. Sums that depend on two tokens only (sibling pair s–m, "no inner sibling"
+ * parts) are cached per sentence; a part's features are extracted only when a decoder asks for it.
+ */
+export class HigherOrderScorer implements GrandSiblingScorer {
+  /** The first-order scorer sharing the weight vector. */
+  readonly arcs: ArcScorer;
+  /** Number of sibling, grandparent and grand-sibling parts whose features were extracted since `prepare`. */
+  partsScored = 0;
+  private readonly buf = new Int32Array(SIBLING_FEATURES + GRAND_FEATURES + GRAND_SIBLING_FEATURES);
+  private readonly arcBuf = new Int32Array(MAX_ARC_FEATURES);
+  private x: FeatureSentence | null = null;
+  private arcScores: Float64Array = new Float64Array(0);
+  private size = 0;
+  private pairCache = new Float64Array(0);
+  private noneCache = new Float64Array(0);
+  private readonly wmask: number;
+
+  constructor(
+    /** Weight vector (length a power of two), shared by every part type. */
+    readonly weights: Float32Array,
+  ) {
+    this.arcs = new ArcScorer(weights);
+    this.wmask = weights.length - 1;
+  }
+
+  /** Starts a sentence: scores the arcs `mask` allows and clears the per-sentence caches. */
+  prepare(x: FeatureSentence, mask: ArcMask): void {
+    this.x = x;
+    const size = x.n + 1;
+    this.size = size;
+    this.arcScores = this.arcs.scoreAll(x, mask);
+    if (this.pairCache.length < size * size) {
+      this.pairCache = new Float64Array(size * size * 2);
+      this.noneCache = new Float64Array(size * size * 2);
+    }
+    this.pairCache.fill(Number.NaN, 0, size * size);
+    this.noneCache.fill(Number.NaN, 0, size * size);
+    this.partsScored = 0;
+  }
+
+  /** Number of arcs whose first-order features were extracted by the last `prepare`. */
+  get arcsScored(): number {
+    return this.arcs.scored;
+  }
+
+  /** Score of arc h→m (first-order features; arcs a decoder's fallback restored are scored on demand). */
+  arc(h: number, m: number): number {
+    const i = h * this.size + m;
+    let v = this.arcScores[i]!;
+    if (v === Number.NEGATIVE_INFINITY) {
+      const k = arcFeatures(this.x!, h, m, this.arcBuf, this.wmask);
+      v = 0;
+      for (let j = 0; j < k; j++) v += this.weights[this.arcBuf[j]!]!;
+      this.arcScores[i] = v;
+    }
+    return v;
+  }
+
+  /** Score of sibling part (h, s, m); s = h: m is h's closest child on its side. */
+  sib(h: number, s: number, m: number): number {
+    const x = this.x!;
+    const w = this.weights;
+    const buf = this.buf;
+    this.partsScored++;
+    if (s === h) {
+      const i = h * this.size + m;
+      let v = this.noneCache[i]!;
+      if (Number.isNaN(v)) {
+        const k = noSiblingFeatures(x, h, m, buf, 0, this.wmask);
+        v = 0;
+        for (let j = 0; j < k; j++) v += w[buf[j]!]!;
+        this.noneCache[i] = v;
+      }
+      return v;
+    }
+    const i = s * this.size + m;
+    let v = this.pairCache[i]!;
+    if (Number.isNaN(v)) {
+      siblingPairFeatures(x, s, m, buf, 0, this.wmask);
+      v = 0;
+      for (let j = 0; j < SIBLING_PAIR_FEATURES; j++) v += w[buf[j]!]!;
+      this.pairCache[i] = v;
+    }
+    siblingTripleFeatures(x, h, s, m, buf, 0, this.wmask);
+    for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) v += w[buf[j]!]!;
+    return v;
+  }
+
+  /** Score of grandparent part (g, h, m); g = -1 when h is the root. */
+  grand(g: number, h: number, m: number): number {
+    const w = this.weights;
+    const buf = this.buf;
+    this.partsScored++;
+    grandFeatures(this.x!, g, h, m, buf, this.wmask);
+    let v = 0;
+    for (let j = 0; j < GRAND_FEATURES; j++) v += w[buf[j]!]!;
+    return v;
+  }
+
+  /** Score of grand-sibling part (g, h, s, m). */
+  gsib(g: number, h: number, s: number, m: number): number {
+    const w = this.weights;
+    const buf = this.buf;
+    this.partsScored++;
+    grandSiblingFeatures(this.x!, g, h, s, m, buf, this.wmask);
+    let v = 0;
+    for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) v += w[buf[j]!]!;
+    return v;
+  }
+}

@@ -1,0 +1,296 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { grandSiblingParts, siblingParts } from "../decode/parts.js";
+import { SecondOrderDecoder } from "../decode/second-order.js";
+import { ThirdOrderDecoder } from "../decode/third-order.js";
+import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.js";
+import { PruningEvaluator, type PruningScores } from "../eval/pruning.js";
+import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
+import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
+import { grandFeatures, grandSiblingFeatures } from "../features/grand.js";
+import { siblingFeatures } from "../features/sibling.js";
+import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { ArcMask } from "../prune/arc-mask.js";
+import { Rng } from "../util/rng.js";
+import { type HigherOrderConfig, HigherOrderParser } from "./higher-order-parser.js";
+import { HigherOrderScorer } from "./higher-order-scorer.js";
+import type { Parser } from "./parser.js";
+import { TopKPruner } from "./top-k-pruner.js";
+import { type EpochReport, trainParser } from "./train.js";
+import type { DependencyParser } from "./types.js";
+
+/** What to do with a training sentence whose gold tree uses an arc the top-k mask pruned. */
+export type GoldPrunedPolicy = "update" | "skip" | "restore";
+
+/** Options of `trainHigherOrderParser`. */
+export interface HigherOrderTrainOptions {
+  /** 2 (sibling) or 3 (grand-sibling). */
+  order: 2 | 3;
+  /** Training passes over the data (default 10). */
+  epochs?: number;
+  /** "mira" (1-best MIRA, default) or "perceptron". */
+  algorithm?: "mira" | "perceptron";
+  /** MIRA's aggressiveness cap C (default 0.1). */
+  C?: number;
+  /** Shuffling seed (default 1). */
+  seed?: number;
+  /** log2 of the higher-order weight-vector size (default 24). */
+  bits?: number;
+  /** Heads kept per token by the first-order pruner (default 10; 0 = no pruning). */
+  k?: number;
+  /** Optional score margin of the pruner (heads below best − margin dropped); null = none. */
+  margin?: number | null;
+  /**
+   * Gold trees with pruned arcs: "update" (default) decodes under the mask and still updates toward the
+   * gold parts; "skip" ignores the sentence; "restore" adds the gold arcs back to its mask.
+   */
+  goldPruned?: GoldPrunedPolicy;
+  /** A trained first-order model to prune and label with; trained here (same data) when absent. */
+  firstOrder?: Parser;
+  /** Epochs of the first-order model when it is trained here (default: `epochs`). */
+  firstOrderEpochs?: number;
+  /** log2 of the first-order weight-vector size when it is trained here (default 23). */
+  firstOrderBits?: number;
+  /** log2 of the label feature rows of the first-order labeller trained here (default 18). */
+  labelBits?: number;
+  /** Dev sentences (same vocabulary) for per-epoch evaluation and model selection. */
+  dev?: Sentence[];
+  /** Called after every higher-order epoch. */
+  onEpoch?: (r: HigherOrderEpochReport) => void;
+  /** Called after every epoch of the first-order model trained here. */
+  onFirstOrderEpoch?: (r: EpochReport) => void;
+}
+
+/** What one higher-order training epoch did. */
+export interface HigherOrderEpochReport extends EpochReport {
+  /** Sentences skipped because the mask pruned a gold arc (policy "skip"). */
+  skipped: number;
+}
+
+/** Everything `trainHigherOrderParser` produced. */
+export interface HigherOrderTrainResult {
+  /** The parser of the best epoch (by dev UAS without punctuation; the last without dev). */
+  parser: HigherOrderParser;
+  history: HigherOrderEpochReport[];
+  bestEpoch: number;
+  /** The first-order model (pruner and labeller); its training history when it was trained here. */
+  firstOrder: { parser: Parser; history: EpochReport[]; bestEpoch: number; seconds: number };
+  /** Coverage of the top-k masks on the training data (null when k = 0). */
+  trainPruning: PruningScores | null;
+  /** Seconds spent computing the training masks. */
+  pruneSeconds: number;
+}
+
+/**
+ * Trains a second- or third-order parser with 1-best MIRA (or the averaged perceptron) and Hamming loss:
+ * first a first-order model (pruner and labeller) unless one is given, then the higher-order weights,
+ * decoding each training sentence under its top-k mask and updating on the parts (arcs, siblings,
+ * grandparents, grand-siblings) where the gold and predicted trees differ.
+ */
+export function trainHigherOrderParser(
+  train: Sentence[],
+  vocab: Vocabularies,
+  opts: HigherOrderTrainOptions,
+): HigherOrderTrainResult {
+  const order = opts.order;
+  const epochs = opts.epochs ?? 10;
+  const algorithm = opts.algorithm ?? "mira";
+  const C = opts.C ?? 0.1;
+  const bits = opts.bits ?? 24;
+  const k = opts.k ?? 10;
+  const margin = opts.margin ?? null;
+  const policy = opts.goldPruned ?? "update";
+  const rng = new Rng(opts.seed ?? 1);
+
+  // 1. The first-order model.
+  let firstOrder: HigherOrderTrainResult["firstOrder"];
+  if (opts.firstOrder !== undefined) {
+    firstOrder = { parser: opts.firstOrder, history: [], bestEpoch: 0, seconds: 0 };
+  } else {
+    const t0 = process.hrtime.bigint();
+    const r = trainParser(train, vocab, {
+      decoder: "eisner",
+      epochs: opts.firstOrderEpochs ?? epochs,
+      algorithm,
+      C,
+      seed: opts.seed ?? 1,
+      bits: opts.firstOrderBits ?? 23,
+      labelBits: opts.labelBits ?? 18,
+      dev: opts.dev,
+      onEpoch: opts.onFirstOrderEpoch,
+    });
+    firstOrder = { ...r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
+  }
+  const fo = firstOrder.parser;
+
+  // 2. Training masks (computed once: the pruner is fixed).
+  const atoms = new AtomCache();
+  const fs = new FeatureSentence();
+  const masks: ArcMask[] = new Array(train.length);
+  const p0 = process.hrtime.bigint();
+  let trainPruning: PruningScores | null = null;
+  if (k > 0) {
+    const pruner = new TopKPruner(fo.arcWeights, k, margin ?? Number.POSITIVE_INFINITY);
+    const pev = new PruningEvaluator();
+    for (let i = 0; i < train.length; i++) {
+      const s = train[i]!;
+      const mask = pruner.prune(atoms.prepare(s, vocab, fs), null);
+      pev.add(mask, s.head);
+      if (policy === "restore") for (let m = 1; m <= s.n; m++) mask.allow(s.head[m]!, m);
+      masks[i] = mask;
+    }
+    trainPruning = pev.scores();
+  }
+  const pruneSeconds = Number(process.hrtime.bigint() - p0) / 1e9;
+
+  // 3. Higher-order weights.
+  const size = 1 << bits;
+  const wmask = size - 1;
+  const model = new AveragedWeights(size);
+  const delta = new SparseDelta(size);
+  const w = model.w;
+  const scorer = new HigherOrderScorer(w);
+  const second = order === 2 ? new SecondOrderDecoder() : null;
+  const third = order === 3 ? new ThirdOrderDecoder() : null;
+  const fbuf = new Int32Array(MAX_ARC_FEATURES);
+  const perceptron = algorithm === "perceptron";
+  const config: HigherOrderConfig = { order, bits, k, margin };
+  const indices = Array.from(train.keys());
+  let margin0 = 0;
+  /** Adds the features in fbuf[0..n) with sign ±1 to the update and their score to the margin. */
+  const apply = (n: number, sign: number): void => {
+    margin0 += sign * dot(w, fbuf, n);
+    if (perceptron) model.update(fbuf, n, sign);
+    else delta.add(fbuf, n, sign);
+  };
+
+  const history: HigherOrderEpochReport[] = [];
+  let best: HigherOrderParser | null = null;
+  let bestKey = -1;
+  let bestEpoch = 0;
+  for (let epoch = 1; epoch <= epochs; epoch++) {
+    rng.shuffle(indices);
+    const t0 = process.hrtime.bigint();
+    let correct = 0;
+    let total = 0;
+    let skipped = 0;
+    for (const idx of indices) {
+      const s = train[idx]!;
+      const n = s.n;
+      const gold = s.head;
+      const mask = k > 0 ? masks[idx]! : ArcMask.full(n);
+      if (policy === "skip" && k > 0) {
+        let pruned = false;
+        for (let m = 1; m <= n && !pruned; m++) pruned = !mask.allows(gold[m]!, m);
+        if (pruned) {
+          skipped++;
+          model.tick();
+          continue;
+        }
+      }
+      const x = atoms.prepare(s, vocab, fs);
+      scorer.prepare(x, mask);
+      const pred = second !== null ? second.decode(mask, scorer).heads : third!.decode(mask, scorer).heads;
+      let wrong = 0;
+      for (let m = 1; m <= n; m++) if (pred[m] !== gold[m]) wrong++;
+      correct += n - wrong;
+      total += n;
+      if (wrong > 0) {
+        margin0 = 0;
+        if (order === 2) {
+          const gp = siblingParts(gold);
+          const pp = siblingParts(pred);
+          for (let i = 0; i < 3 * n; i += 3) {
+            const gh = gp[i]!;
+            const gs = gp[i + 1]!;
+            const m = gp[i + 2]!;
+            const ph = pp[i]!;
+            const ps = pp[i + 1]!;
+            if (gh !== ph) {
+              apply(arcFeatures(x, gh, m, fbuf, wmask), 1);
+              apply(arcFeatures(x, ph, m, fbuf, wmask), -1);
+            }
+            if (gh !== ph || gs !== ps) {
+              apply(siblingFeatures(x, gh, gs, m, fbuf, wmask), 1);
+              apply(siblingFeatures(x, ph, ps, m, fbuf, wmask), -1);
+            }
+          }
+        } else {
+          const gp = grandSiblingParts(gold);
+          const pp = grandSiblingParts(pred);
+          for (let i = 0; i < 4 * n; i += 4) {
+            const gg = gp[i]!;
+            const gh = gp[i + 1]!;
+            const gs = gp[i + 2]!;
+            const m = gp[i + 3]!;
+            const pg = pp[i]!;
+            const ph = pp[i + 1]!;
+            const ps = pp[i + 2]!;
+            if (gh !== ph) {
+              apply(arcFeatures(x, gh, m, fbuf, wmask), 1);
+              apply(arcFeatures(x, ph, m, fbuf, wmask), -1);
+            }
+            if (gh !== ph || gs !== ps) {
+              apply(siblingFeatures(x, gh, gs, m, fbuf, wmask), 1);
+              apply(siblingFeatures(x, ph, ps, m, fbuf, wmask), -1);
+            }
+            if (gh !== ph || gg !== pg) {
+              apply(grandFeatures(x, gg, gh, m, fbuf, wmask), 1);
+              apply(grandFeatures(x, pg, ph, m, fbuf, wmask), -1);
+            }
+            if (gh !== ph || gg !== pg || gs !== ps) {
+              apply(grandSiblingFeatures(x, gg, gh, gs, m, fbuf, wmask), 1);
+              apply(grandSiblingFeatures(x, pg, ph, ps, m, fbuf, wmask), -1);
+            }
+          }
+        }
+        if (!perceptron) delta.applyAndClear(model, miraStep(wrong, margin0, delta.squaredNorm(), C));
+      }
+      model.tick();
+    }
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const parser = new HigherOrderParser(config, model.averaged(), fo);
+    let dev: AttachmentScores | null = null;
+    if (opts.dev !== undefined && opts.dev.length > 0) {
+      dev = evaluateDependencyParser(parser, opts.dev, vocab);
+      const key = dev.uasNoPunct * 1000 + dev.lasNoPunct;
+      if (key > bestKey) {
+        bestKey = key;
+        best = parser;
+        bestEpoch = epoch;
+      }
+    } else {
+      best = parser;
+      bestEpoch = epoch;
+    }
+    const r: HigherOrderEpochReport = {
+      epoch,
+      seconds,
+      sentencesPerSecond: train.length / seconds,
+      trainUas: total === 0 ? 0 : (100 * correct) / total,
+      dev,
+      skipped,
+    };
+    history.push(r);
+    opts.onEpoch?.(r);
+  }
+  return { parser: best!, history, bestEpoch, firstOrder, trainPruning, pruneSeconds };
+}
+
+/** Parses gold sentences with any parser and scores the result (punctuation = UPOS "PUNCT"). */
+export function evaluateDependencyParser(
+  parser: DependencyParser,
+  sentences: Sentence[],
+  vocab: Vocabularies,
+): AttachmentScores {
+  const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+  const ids = new Int32Array(parser.labels.length);
+  for (let l = 0; l < ids.length; l++) ids[l] = vocab.deprel.add(parser.labels[l]!);
+  for (const s of sentences) {
+    const r = parser.parse(s, vocab);
+    const rel = new Int32Array(s.n + 1);
+    for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
+    ev.addSentence(s, r.heads, rel);
+  }
+  return ev.scores();
+}

@@ -1,0 +1,61 @@
+import type { FeatureSentence } from "../features/feature-sentence.js";
+import { ArcMask } from "../prune/arc-mask.js";
+import { ArcScorer } from "./arc-scorer.js";
+
+/**
+ * First-order pruning for higher-order parsing (Koo & Collins 2010): a first-order arc model scores
+ * every arc a caller's mask allows, and each token keeps only its `k` best heads, and of those only the
+ * ones scoring within `margin` of its best head. The result is a subset of the caller's mask.
+ */
+export class TopKPruner {
+  /** The first-order scorer (its `scored` counts the arcs of the last `prune`). */
+  readonly scorer: ArcScorer;
+  private readonly topScore: Float64Array;
+  private readonly topHead: Int32Array;
+
+  constructor(
+    /** First-order arc weights (length a power of two). */
+    weights: Float32Array,
+    /** Heads kept per token (≥ 1). */
+    readonly k: number,
+    /** Heads scoring below best − margin are dropped too (Infinity = top-k only). */
+    readonly margin = Number.POSITIVE_INFINITY,
+  ) {
+    if (!(k >= 1)) throw new RangeError(`TopKPruner: k must be ≥ 1 (got ${k})`);
+    this.scorer = new ArcScorer(weights);
+    this.topScore = new Float64Array(k);
+    this.topHead = new Int32Array(k);
+  }
+
+  /** The mask of each token's k best heads among those `mask` allows (all arcs when null). */
+  prune(x: FeatureSentence, mask: ArcMask | null): ArcMask {
+    const n = x.n;
+    const size = n + 1;
+    const scores = this.scorer.scoreAll(x, mask);
+    const out = ArcMask.empty(n);
+    const bits = out.bits;
+    const k = this.k;
+    const ts = this.topScore;
+    const th = this.topHead;
+    for (let m = 1; m <= n; m++) {
+      let len = 0;
+      for (let h = 0; h <= n; h++) {
+        const v = scores[h * size + m]!;
+        if (h === m || v === Number.NEGATIVE_INFINITY) continue;
+        if (len === k && v <= ts[k - 1]!) continue;
+        // Insert into the descending list (ties keep the earlier head first).
+        let i = len < k ? len++ : k - 1;
+        while (i > 0 && ts[i - 1]! < v) {
+          ts[i] = ts[i - 1]!;
+          th[i] = th[i - 1]!;
+          i--;
+        }
+        ts[i] = v;
+        th[i] = h;
+      }
+      const floor = len > 0 ? ts[0]! - this.margin : 0;
+      for (let i = 0; i < len; i++) if (ts[i]! >= floor) bits[th[i]! * size + m] = 1;
+    }
+    return out;
+  }
+}
