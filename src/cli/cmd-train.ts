@@ -1,6 +1,10 @@
 import { loadCorpus } from "../corpus/load.js";
 import { Vocabularies } from "../corpus/vocab.js";
+import { VineparseError } from "../errors.js";
 import { round } from "../eval/percent.js";
+import { type HigherOrderEpochReport, trainHigherOrderParser } from "../parser/higher-order-train.js";
+import { loadParser } from "../parser/load-parser.js";
+import { Parser } from "../parser/parser.js";
 import { type EpochReport, trainParser } from "../parser/train.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -12,17 +16,30 @@ relation labeller on a CoNLL-U treebank, using the UPOS/XPOS tags in the file (g
 jack-knifed from 'vineparse tag --jackknife'). With --dev, every epoch is evaluated on it and the
 best epoch (UAS without punctuation) is kept.
 
+--order 2 adds sibling parts (McDonald & Pereira 2006), --order 3 grandparent and grand-sibling
+parts (Koo & Collins 2010, Model 1); both decode projectively. They first train a first-order model
+(or take --first-order MODEL), which labels the arcs and prunes each token to its --k best heads;
+it is stored inside the higher-order model.
+
 options:
   --train FILE        training treebank (CoNLL-U)
   --dev FILE          development treebank for per-epoch evaluation and model selection
   --out FILE          where to write the model (written atomically)
-  --order N           factorization order: 1 (default)
-  --decoder NAME      eisner (projective, default) or mst (Chu-Liu-Edmonds, non-projective)
+  --order N           factorization order: 1 (default), 2 (siblings) or 3 (grand-siblings)
+  --decoder NAME      eisner (projective, default) or mst (Chu-Liu-Edmonds, non-projective); order 1
+  --k K               orders 2/3: heads kept per token by the first-order pruner (default 10; 0 = no
+                      pruning, O(n^3) / O(n^4) decoding)
+  --margin X          orders 2/3: also prune heads scoring more than X below a token's best head
+  --gold-pruned P     orders 2/3, gold arcs the pruner removed: update (still update toward gold,
+                      default), skip (skip the sentence) or restore (put the gold arcs back)
+  --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
+                      trained first with the same options)
+  --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
   --algorithm NAME    mira (1-best MIRA, default) or perceptron (averaged)
   --epochs N          passes over the training data (default 10)
   --C X               MIRA step cap (default 0.1)
   --seed N            shuffling seed (default 1)
-  --bits N            log2 of the hashed arc-weight table (default 23)
+  --bits N            log2 of the hashed weight table (default 23 for order 1, 24 for orders 2/3)
   --skip-invalid      skip malformed sentences with a warning instead of stopping
   --quiet             no progress output
   -h, --help          show this help
@@ -30,7 +47,8 @@ options:
 
 /** `vineparse train`: trains a parser model. */
 export const command: Command = {
-  summary: "train a parser (first order; Eisner or MST decoding) on a CoNLL-U treebank",
+  summary:
+    "train a parser (order 1: Eisner or MST; orders 2/3: pruned sibling / grand-sibling) on a CoNLL-U treebank",
   usage,
   async run(args) {
     const { values } = parseCommandArgs("train", args, {
@@ -44,12 +62,17 @@ export const command: Command = {
       C: { type: "string" },
       seed: { type: "string" },
       bits: { type: "string" },
+      k: { type: "string" },
+      margin: { type: "string" },
+      "gold-pruned": { type: "string" },
+      "first-order": { type: "string" },
+      "first-order-epochs": { type: "string" },
       "skip-invalid": { type: "boolean" },
       quiet: { type: "boolean" },
     });
     const trainPath = requireOption("train", "train", values.train);
     const out = requireOption("train", "out", values.out);
-    numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 1 });
+    const order = numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 3 });
     const decoder = choiceOption("train", "decoder", values.decoder, ["eisner", "mst"] as const, "eisner");
     const algorithm = choiceOption(
       "train",
@@ -61,7 +84,31 @@ export const command: Command = {
     const epochs = numberOption("train", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const C = numberOption("train", "C", values.C, 0.1, { min: 0 });
     const seed = numberOption("train", "seed", values.seed, 1, { integer: true });
-    const bits = numberOption("train", "bits", values.bits, 23, { integer: true, min: 10, max: 28 });
+    const bits = numberOption("train", "bits", values.bits, order === 1 ? 23 : 24, {
+      integer: true,
+      min: 10,
+      max: 28,
+    });
+    const k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
+    const margin =
+      values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
+    const goldPruned = choiceOption(
+      "train",
+      "gold-pruned",
+      values["gold-pruned"],
+      ["update", "skip", "restore"] as const,
+      "update",
+    );
+    const firstOrderEpochs = numberOption(
+      "train",
+      "first-order-epochs",
+      values["first-order-epochs"],
+      epochs,
+      {
+        integer: true,
+        min: 1,
+      },
+    );
     const quiet = values.quiet === true;
     const log = (s: string) => {
       if (!quiet) process.stderr.write(s + "\n");
@@ -74,25 +121,68 @@ export const command: Command = {
     const train = loadCorpus(trainPath, vocab, readOpts).sentences;
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
-      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${decoder} decoder, ${algorithm}`,
+      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}, top-${k} pruning`}, ${algorithm}`,
     );
     const t0 = Date.now();
-    const { parser, bestEpoch } = trainParser(train, vocab, {
-      decoder,
-      algorithm,
-      epochs,
-      C,
-      seed,
-      bits,
-      dev,
-      onEpoch: (r: EpochReport) => {
-        const devText =
-          r.dev === null ? "" : `  dev UAS ${round(r.dev.uasNoPunct)} LAS ${round(r.dev.lasNoPunct)}`;
+    const devText = (r: EpochReport) =>
+      r.dev === null ? "" : `  dev UAS ${round(r.dev.uasNoPunct)} LAS ${round(r.dev.lasNoPunct)}`;
+    const onFirstOrderEpoch = (r: EpochReport) => {
+      log(
+        `${order === 1 ? "" : "first-order "}epoch ${r.epoch}/${order === 1 ? epochs : firstOrderEpochs}  ${r.seconds.toFixed(1)} s  ${Math.round(r.sentencesPerSecond)} sent/s  train UAS ${round(r.trainUas)}${devText(r)}`,
+      );
+    };
+    let parser: { save(path: string): void };
+    let bestEpoch: number;
+    if (order === 1) {
+      ({ parser, bestEpoch } = trainParser(train, vocab, {
+        decoder,
+        algorithm,
+        epochs,
+        C,
+        seed,
+        bits,
+        dev,
+        onEpoch: onFirstOrderEpoch,
+      }));
+    } else {
+      let firstOrder: Parser | undefined;
+      if (values["first-order"] !== undefined) {
+        const fo = loadParser(values["first-order"]);
+        if (!(fo instanceof Parser))
+          throw new VineparseError(
+            "model-kind",
+            "--first-order needs an order-1 model",
+            values["first-order"],
+          );
+        firstOrder = fo;
+      }
+      const r = trainHigherOrderParser(train, vocab, {
+        order: order as 2 | 3,
+        algorithm,
+        epochs,
+        C,
+        seed,
+        bits,
+        k,
+        margin,
+        goldPruned,
+        firstOrder,
+        firstOrderEpochs,
+        dev,
+        onFirstOrderEpoch,
+        onEpoch: (e: HigherOrderEpochReport) => {
+          log(
+            `order-${order} epoch ${e.epoch}/${epochs}  ${e.seconds.toFixed(1)} s  ${Math.round(e.sentencesPerSecond)} sent/s  train UAS ${round(e.trainUas)}${devText(e)}${e.skipped > 0 ? `  skipped ${e.skipped}` : ""}`,
+          );
+        },
+      });
+      if (r.trainPruning !== null) {
         log(
-          `epoch ${r.epoch}/${epochs}  ${r.seconds.toFixed(1)} s  ${Math.round(r.sentencesPerSecond)} sent/s  train UAS ${round(r.trainUas)}${devText}`,
+          `top-${k} pruning on train: coverage ${round(r.trainPruning.coverage)}%, ${r.trainPruning.headsPerToken.toFixed(2)} heads/token (${r.pruneSeconds.toFixed(1)} s)`,
         );
-      },
-    });
+      }
+      ({ parser, bestEpoch } = r);
+    }
     parser.save(out);
     log(
       `kept epoch ${bestEpoch}; trained in ${((Date.now() - t0) / 1000).toFixed(1)} s; model written to ${out}`,
