@@ -92,7 +92,7 @@ test("tag --jackknife changes only the UPOS and XPOS columns", () => {
     { encoding: "utf8" },
   );
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stderr, /jack-knifed 30 sentences, 90 tokens/);
+  assert.match(r.stderr, /jack-knifed 30 sentences, 90 tokens with 3 folds/);
   const inLines = text.split("\n");
   const outLines = readFileSync(output, "utf8").split("\n");
   assert.equal(outLines.length, inLines.length);

@@ -86,7 +86,7 @@ export const command: Command = {
       throw e;
     }
     const seconds = sentences === 0 ? 0 : (performance.now() - start) / 1000;
-    printSummary({ sentences, tokens, seconds, loadSeconds }, values.json === true, "tagged");
+    printSummary({ sentences, tokens, seconds, loadSeconds }, values.json === true);
     return 0;
   },
 };
@@ -123,14 +123,18 @@ async function runJackknife(
     throw e;
   }
   const seconds = (performance.now() - start) / 1000;
-  printSummary({ sentences: read.length, tokens, seconds, loadSeconds: 0 }, o.json === true, "jack-knifed");
+  const summary = { sentences: read.length, tokens, folds: o.k, seconds: Number(seconds.toFixed(3)) };
+  if (o.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
+  else
+    process.stderr.write(
+      `jack-knifed ${summary.sentences} sentences, ${tokens} tokens with ${o.k} folds in ${summary.seconds} s\n`,
+    );
   return 0;
 }
 
 function printSummary(
   s: { sentences: number; tokens: number; seconds: number; loadSeconds: number },
   json: boolean,
-  verb: string,
 ): void {
   const summary = {
     sentences: s.sentences,
@@ -142,6 +146,6 @@ function printSummary(
   if (json) process.stderr.write(JSON.stringify(summary) + "\n");
   else
     process.stderr.write(
-      `${verb} ${summary.sentences} sentences, ${summary.tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s; model loaded in ${summary.loadSeconds} s)\n`,
+      `tagged ${summary.sentences} sentences, ${summary.tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s; model loaded in ${summary.loadSeconds} s)\n`,
     );
 }
