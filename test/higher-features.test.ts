@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
+import { createFirstOrderDecoder } from "../src/decode/first-order-factory.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../src/features/first-order.js";
 import {
@@ -156,7 +157,7 @@ test("TopKPruner keeps each token's k best heads inside the caller's mask", () =
   const scores = new HigherOrderScorer(w);
   scores.prepare(x, ArcMask.full(x.n));
   for (const k of [1, 2, 3]) {
-    const mask = new TopKPruner(w, k).prune(x, null);
+    const mask = new TopKPruner(w, k, Number.POSITIVE_INFINITY, "score").prune(x, null);
     for (let m = 1; m <= x.n; m++) {
       assert.equal(mask.headCount(m), k);
       // Every kept head outscores every dropped one.
@@ -175,6 +176,26 @@ test("TopKPruner keeps each token's k best heads inside the caller's mask", () =
   const m2 = new TopKPruner(w, 3).prune(x, caller);
   assert.deepEqual(Array.from(m2.bits), Array.from(caller.bits));
   // A margin of 0 keeps only the best head(s).
-  const m3 = new TopKPruner(w, 5, 0).prune(x, null);
+  const m3 = new TopKPruner(w, 5, 0, "score").prune(x, null);
   for (let m = 1; m <= x.n; m++) assert.equal(m3.headCount(m), 1);
+});
+
+test("TopKPruner by max-marginal: top-1 is the first-order best projective tree; top-k ⊇ top-1", () => {
+  const rng = new Rng(11);
+  const w = new Float32Array(1 << BITS);
+  for (let i = 0; i < w.length; i++) w[i] = rng.next() - 0.5;
+  const scorer = new HigherOrderScorer(w);
+  scorer.prepare(x, ArcMask.full(x.n));
+  const size = x.n + 1;
+  const scores = new Float64Array(size * size).fill(Number.NEGATIVE_INFINITY);
+  for (let h = 0; h <= x.n; h++)
+    for (let m = 1; m <= x.n; m++) if (h !== m) scores[h * size + m] = scorer.arc(h, m);
+  const best = createFirstOrderDecoder("eisner").decode(x.n, scores, null).heads;
+  const top1 = new TopKPruner(w, 1).prune(x, null);
+  assert.deepEqual(Array.from(top1.bits), Array.from(ArcMask.fromHeads(best, x.n).bits));
+  const top3 = new TopKPruner(w, 3).prune(x, null);
+  for (let m = 1; m <= x.n; m++) {
+    assert.ok(top3.allows(best[m]!, m));
+    assert.ok(top3.headCount(m) <= 3);
+  }
 });

@@ -29,6 +29,8 @@ options:
   --decoder NAME      eisner (projective, default) or mst (Chu-Liu-Edmonds, non-projective); order 1
   --k K               orders 2/3: heads kept per token by the first-order pruner (default 10; 0 = no
                       pruning, O(n^3) / O(n^4) decoding)
+  --rank R            orders 2/3: rank a token's heads by max-marginal (best tree through the arc,
+                      default) or by arc score
   --margin X          orders 2/3: also prune heads scoring more than X below a token's best head
   --gold-pruned P     orders 2/3, gold arcs the pruner removed: update (still update toward gold,
                       default), skip (skip the sentence) or restore (put the gold arcs back)
@@ -64,6 +66,7 @@ export const command: Command = {
       bits: { type: "string" },
       k: { type: "string" },
       margin: { type: "string" },
+      rank: { type: "string" },
       "gold-pruned": { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
@@ -92,6 +95,13 @@ export const command: Command = {
     const k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
     const margin =
       values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
+    const rank = choiceOption(
+      "train",
+      "rank",
+      values.rank,
+      ["max-marginal", "score"] as const,
+      "max-marginal",
+    );
     const goldPruned = choiceOption(
       "train",
       "gold-pruned",
@@ -165,6 +175,7 @@ export const command: Command = {
         bits,
         k,
         margin,
+        rank,
         goldPruned,
         firstOrder,
         firstOrderEpochs,

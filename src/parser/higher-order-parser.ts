@@ -9,7 +9,7 @@ import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from
 import { ArcMask } from "../prune/arc-mask.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import { Parser } from "./parser.js";
-import { TopKPruner } from "./top-k-pruner.js";
+import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the sibling / grand-sibling feature templates; models with other templates are refused. */
@@ -25,6 +25,8 @@ export interface HigherOrderConfig {
   k: number;
   /** Heads scoring more than this below a token's best head are pruned too; null = no margin. */
   margin: number | null;
+  /** How the pruner ranks heads: by max-marginal (default) or by arc score. */
+  rank: PruneRank;
 }
 
 /** A parse with the higher-order bookkeeping. */
@@ -64,7 +66,12 @@ export class HigherOrderParser implements DependencyParser {
     this.labels = firstOrder.labels;
     this.pruner =
       config.k > 0
-        ? new TopKPruner(firstOrder.arcWeights, config.k, config.margin ?? Number.POSITIVE_INFINITY)
+        ? new TopKPruner(
+            firstOrder.arcWeights,
+            config.k,
+            config.margin ?? Number.POSITIVE_INFINITY,
+            config.rank,
+          )
         : null;
     this.scorer = new HigherOrderScorer(weights);
     this.second = config.order === 2 ? new SecondOrderDecoder() : null;
@@ -150,6 +157,7 @@ export class HigherOrderParser implements DependencyParser {
       bits: meta.bits,
       k: meta.k,
       margin: meta.margin ?? null,
+      rank: meta.rank ?? "max-marginal",
     };
     const weights = densify(
       m.arrays.weightIndex as Int32Array,

@@ -15,7 +15,7 @@ import { Rng } from "../util/rng.js";
 import { type HigherOrderConfig, HigherOrderParser } from "./higher-order-parser.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import type { Parser } from "./parser.js";
-import { TopKPruner } from "./top-k-pruner.js";
+import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import { type EpochReport, trainParser } from "./train.js";
 import type { DependencyParser } from "./types.js";
 
@@ -38,6 +38,8 @@ export interface HigherOrderTrainOptions {
   bits?: number;
   /** Heads kept per token by the first-order pruner (default 10; 0 = no pruning). */
   k?: number;
+  /** How the pruner ranks heads (default "max-marginal"; or "score"). */
+  rank?: PruneRank;
   /** Optional score margin of the pruner (heads below best − margin dropped); null = none. */
   margin?: number | null;
   /**
@@ -99,6 +101,7 @@ export function trainHigherOrderParser(
   const bits = opts.bits ?? 24;
   const k = opts.k ?? 10;
   const margin = opts.margin ?? null;
+  const rank = opts.rank ?? "max-marginal";
   const policy = opts.goldPruned ?? "update";
   const rng = new Rng(opts.seed ?? 1);
 
@@ -130,7 +133,7 @@ export function trainHigherOrderParser(
   const p0 = process.hrtime.bigint();
   let trainPruning: PruningScores | null = null;
   if (k > 0) {
-    const pruner = new TopKPruner(fo.arcWeights, k, margin ?? Number.POSITIVE_INFINITY);
+    const pruner = new TopKPruner(fo.arcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank);
     const pev = new PruningEvaluator();
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
@@ -154,7 +157,7 @@ export function trainHigherOrderParser(
   const third = order === 3 ? new ThirdOrderDecoder() : null;
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const perceptron = algorithm === "perceptron";
-  const config: HigherOrderConfig = { order, bits, k, margin };
+  const config: HigherOrderConfig = { order, bits, k, margin, rank };
   const indices = Array.from(train.keys());
   let margin0 = 0;
   /** Adds the features in fbuf[0..n) with sign ±1 to the update and their score to the margin. */

@@ -1,0 +1,294 @@
+// First-, second- and third-order parsers on a UD treebank (gold tags): accuracy, training time, parse
+// speed with and without top-k pruning, and time against sentence length (Rush & Petrov 2012 style).
+import { loadavg } from "node:os";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import type { Sentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachment.js";
+import { round } from "../src/eval/percent.js";
+import { PruningEvaluator } from "../src/eval/pruning.js";
+import type { Cell } from "../src/eval/table.js";
+import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
+import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
+import { type GoldPrunedPolicy, trainHigherOrderParser } from "../src/parser/higher-order-train.js";
+import type { Parser } from "../src/parser/parser.js";
+import { TopKPruner } from "../src/parser/top-k-pruner.js";
+import { trainParser } from "../src/parser/train.js";
+import type { DependencyParser } from "../src/parser/types.js";
+import type { BenchContext, Experiment } from "./lib.js";
+
+/** One timed pass (or the best of several) of a parser over a set of sentences. */
+interface Timing {
+  scores: AttachmentScores;
+  seconds: number;
+  /** Seconds per sentence (best over the repetitions). */
+  perSentence: Float64Array;
+  fallbacks: number;
+  /** Arcs the decoder could use, summed (higher-order parsers only). */
+  arcsKept: number;
+}
+
+function timeParser(p: DependencyParser, sents: Sentence[], vocab: Vocabularies, reps: number): Timing {
+  const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+  const ids = new Int32Array(p.labels.length);
+  for (let l = 0; l < ids.length; l++) ids[l] = vocab.deprel.add(p.labels[l]!);
+  const per = new Float64Array(sents.length).fill(Number.POSITIVE_INFINITY);
+  let best = Number.POSITIVE_INFINITY;
+  let fallbacks = 0;
+  let arcsKept = 0;
+  for (let rep = 0; rep < reps; rep++) {
+    let total = 0;
+    for (let i = 0; i < sents.length; i++) {
+      const s = sents[i]!;
+      const t0 = process.hrtime.bigint();
+      const r = p.parse(s, vocab);
+      const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+      total += dt;
+      if (dt < per[i]!) per[i] = dt;
+      if (rep === 0) {
+        const rel = new Int32Array(s.n + 1);
+        for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
+        ev.addSentence(s, r.heads, rel);
+        if (r.fallback) fallbacks++;
+        const kept = (r as { arcsKept?: number }).arcsKept;
+        if (kept !== undefined) arcsKept += kept;
+      }
+    }
+    if (total < best) best = total;
+  }
+  return { scores: ev.scores(), seconds: best, perSentence: per, fallbacks, arcsKept };
+}
+
+/** Least-squares slope of log(time) on log(length) over length buckets: the empirical exponent k of time ∝ n^k. */
+function fitExponent(lengths: number[], times: number[]): number {
+  const xs = lengths.map(Math.log);
+  const ys = times.map(Math.log);
+  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < xs.length; i++) {
+    num += (xs[i]! - mx) * (ys[i]! - my);
+    den += (xs[i]! - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}
+
+/** `npm run bench -- orders [--tb en_ewt] [--epochs 10] [--k 10] [--train-limit N] [--max-len-3 L]`. */
+export const experiment: Experiment = {
+  summary:
+    "first/second/third-order parsers: dev UAS/LAS, training time, tokens/s, top-k pruning, time vs length",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("orders", args, {
+      tb: { type: "string" },
+      epochs: { type: "string" },
+      "first-order-epochs": { type: "string" },
+      k: { type: "string" },
+      "train-limit": { type: "string" },
+      "max-len-3": { type: "string" },
+      "gold-pruned": { type: "string" },
+      orders: { type: "string" },
+      reps: { type: "string" },
+    });
+    const tb = values.tb ?? "en_ewt";
+    const epochs = numberOption("orders", "epochs", values.epochs, 10, { integer: true, min: 1 });
+    const foEpochs = numberOption("orders", "first-order-epochs", values["first-order-epochs"], epochs, {
+      integer: true,
+      min: 1,
+    });
+    const k = numberOption("orders", "k", values.k, 10, { integer: true, min: 1 });
+    const limit = numberOption("orders", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
+    const maxLen3 = numberOption("orders", "max-len-3", values["max-len-3"], 40, { integer: true, min: 1 });
+    const reps = numberOption("orders", "reps", values.reps, 2, { integer: true, min: 1 });
+    const goldPruned = (values["gold-pruned"] ?? "update") as GoldPrunedPolicy;
+    const orders = (values.orders ?? "2,3").split(",").map(Number);
+    const vocab = new Vocabularies();
+    let train = loadCorpus(ctx.treebank(tb, "train"), vocab).sentences;
+    if (limit > 0) train = train.slice(0, limit);
+    const dev = loadCorpus(ctx.treebank(tb, "dev"), vocab).sentences;
+    const devTokens = dev.reduce((a, s) => a + s.n, 0);
+    ctx.note(ctx.header());
+    ctx.note(
+      `${tb}: ${train.length} training sentences, ${dev.length} dev sentences (${devTokens} tokens); gold tags; ${epochs} epochs MIRA; top-${k} pruning; gold-pruned=${goldPruned}; load average at start ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}`,
+    );
+
+    // First order: pruner and labeller of the higher orders, and the baseline row.
+    const t1 = process.hrtime.bigint();
+    const fo: Parser = trainParser(train, vocab, {
+      epochs: foEpochs,
+      dev,
+      onEpoch: (r) =>
+        ctx.note(
+          `  order 1 epoch ${r.epoch}: ${r.seconds.toFixed(1)} s, dev UAS ${round(r.dev!.uasNoPunct)}`,
+        ),
+    }).parser;
+    const foSeconds = Number(process.hrtime.bigint() - t1) / 1e9;
+
+    // Coverage of the top-k restriction on dev.
+    const atoms = new AtomCache();
+    const fs = new FeatureSentence();
+    const covRows: Cell[][] = [];
+    for (const kk of [1, 2, 3, 5, 10, 20]) {
+      const pruner = new TopKPruner(fo.arcWeights, kk);
+      const pev = new PruningEvaluator();
+      const t0 = process.hrtime.bigint();
+      for (const s of dev) pev.add(pruner.prune(atoms.prepare(s, vocab, fs), null), s.head);
+      const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+      const sc = pev.scores();
+      covRows.push([
+        kk,
+        round(sc.coverage),
+        round(sc.sentenceCoverage),
+        round(sc.reduction),
+        round(sc.headsPerToken),
+        Math.round(devTokens / sec),
+      ]);
+    }
+    ctx.table(
+      `Top-k first-order pruning on ${tb} dev (gold tags)`,
+      ["k", "coverage %", "sentences all kept %", "reduction %", "heads/token", "prune tok/s"],
+      covRows,
+    );
+
+    interface Config {
+      name: string;
+      parser: DependencyParser;
+      trainSeconds: number | null;
+      sents: Sentence[];
+    }
+    const configs: Config[] = [{ name: "1st", parser: fo, trainSeconds: foSeconds, sents: dev }];
+    const short = dev.filter((s) => s.n <= maxLen3);
+    for (const order of orders as (2 | 3)[]) {
+      const t0 = process.hrtime.bigint();
+      const r = trainHigherOrderParser(train, vocab, {
+        order,
+        epochs,
+        k,
+        firstOrder: fo,
+        goldPruned,
+        dev,
+        onEpoch: (e) =>
+          ctx.note(
+            `  order ${order} epoch ${e.epoch}: ${e.seconds.toFixed(1)} s, train UAS ${round(e.trainUas)}, dev UAS ${round(e.dev!.uasNoPunct)}${e.skipped > 0 ? `, skipped ${e.skipped}` : ""}`,
+          ),
+      });
+      const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+      ctx.note(
+        `  order ${order}: best epoch ${r.bestEpoch}; train coverage of top-${k} ${round(r.trainPruning!.coverage)}%; ${sec.toFixed(0)} s training (+ ${foSeconds.toFixed(0)} s first order)`,
+      );
+      const p = r.parser;
+      configs.push({
+        name: `${order === 2 ? "2nd" : "3rd"} top-${k}`,
+        parser: p,
+        trainSeconds: sec,
+        sents: dev,
+      });
+      const unpruned = new HigherOrderParser({ ...p.config, k: 0 }, p.weights, fo);
+      if (order === 2) {
+        configs.push({ name: "2nd unpruned", parser: unpruned, trainSeconds: null, sents: dev });
+      } else {
+        configs.push({ name: `3rd top-${k} n≤${maxLen3}`, parser: p, trainSeconds: null, sents: short });
+        configs.push({
+          name: `3rd unpruned n≤${maxLen3}`,
+          parser: unpruned,
+          trainSeconds: null,
+          sents: short,
+        });
+      }
+    }
+
+    const rows: Cell[][] = [];
+    const timings: Timing[] = [];
+    for (const c of configs) {
+      const tm = timeParser(c.parser, c.sents, vocab, c.name.includes("unpruned") ? 1 : reps);
+      timings.push(tm);
+      const tokens = c.sents.reduce((a, s) => a + s.n, 0);
+      const arcs = c.sents.reduce((a, s) => a + s.n * s.n, 0);
+      rows.push([
+        c.name,
+        c.sents.length,
+        round(tm.scores.uasNoPunct),
+        round(tm.scores.lasNoPunct),
+        round(tm.scores.uas),
+        round(tm.scores.las),
+        c.trainSeconds === null ? "" : round(c.trainSeconds / 60, 1),
+        Math.round(tokens / tm.seconds),
+        Math.round(c.sents.length / tm.seconds),
+        c.parser.order === 1 ? "" : round((100 * tm.arcsKept) / arcs, 1),
+        tm.fallbacks,
+      ]);
+    }
+    ctx.table(
+      `Parsers of order 1-3 on ${tb} dev (gold tags, best epoch by dev UAS; NoPrune = unpruned decoding of the same weights)`,
+      [
+        "model",
+        "sentences",
+        "UAS-P",
+        "LAS-P",
+        "UAS",
+        "LAS",
+        "train min",
+        "tok/s",
+        "sent/s",
+        "arcs kept %",
+        "fallbacks",
+      ],
+      rows,
+    );
+    ctx.note(
+      "UAS-P/LAS-P exclude punctuation. 'train min' of a higher order excludes its first-order model (the 1st row). Speeds are in-process (sentences in memory, model loaded), best of the repetitions, pruning and labelling included. Rows 'n≤L' use only dev sentences of at most L tokens.",
+    );
+
+    // Time against sentence length: buckets of 5 tokens, mean ms per sentence, fitted exponent.
+    const maxN = dev.reduce((a, s) => Math.max(a, s.n), 0);
+    const nb = Math.ceil(maxN / 5);
+    const lenRows: Cell[][] = [];
+    const fits: Cell[] = ["exponent k", ""];
+    const perConfig: { len: number[]; ms: number[] }[] = configs.map(() => ({ len: [], ms: [] }));
+    for (let b = 0; b < nb; b++) {
+      const lo = 5 * b + 1;
+      const hi = 5 * b + 5;
+      const row: Cell[] = [`${lo}-${hi}`];
+      let count = 0;
+      for (const s of dev) if (s.n >= lo && s.n <= hi) count++;
+      if (count === 0) continue;
+      row.push(count);
+      configs.forEach((c, ci) => {
+        let t = 0;
+        let len = 0;
+        let cnt = 0;
+        c.sents.forEach((s, i) => {
+          if (s.n < lo || s.n > hi) return;
+          t += timings[ci]!.perSentence[i]!;
+          len += s.n;
+          cnt++;
+        });
+        if (cnt === 0) {
+          row.push("");
+          return;
+        }
+        row.push(round((1000 * t) / cnt, 3));
+        if (cnt >= 3) {
+          perConfig[ci]!.len.push(len / cnt);
+          perConfig[ci]!.ms.push((1000 * t) / cnt);
+        }
+      });
+      lenRows.push(row);
+    }
+    for (const pc of perConfig) fits.push(round(fitExponent(pc.len, pc.ms), 2));
+    lenRows.push(fits);
+    ctx.table(
+      `Parse time per sentence (ms) against length on ${tb} dev; exponent k of time ∝ n^k (least squares on log-log over buckets with ≥ 3 sentences)`,
+      ["length", "sentences", ...configs.map((c) => c.name)],
+      lenRows,
+    );
+    ctx.note(
+      `load average at end ${loadavg()
+        .map((x) => x.toFixed(1))
+        .join(" ")}`,
+    );
+  },
+};
