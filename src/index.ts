@@ -53,6 +53,25 @@ export { loadParser } from "./parser/load-parser.js";
 export { Parser, type ParserConfig } from "./parser/parser.js";
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
+export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
+export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
+export {
+  type AnnotatedSentence,
+  Pipeline,
+  type TextOptions,
+  toConllu,
+  toTreeText,
+} from "./pipeline/pipeline.js";
+export { type SegmentOptions, segmentText, type TokenizedSentence } from "./pipeline/sentence-split.js";
+export { evaluateFull, evaluateTokenization, goldSentences } from "./pipeline/token-eval.js";
+export { type Tokenization, type TokToken, type TokWord, tokenize } from "./pipeline/tokenize.js";
+export { formatTree, type PrintableTree } from "./pipeline/tree-format.js";
 export { ArcMask } from "./prune/arc-mask.js";
+export { type TagAccuracy, tagAccuracy } from "./tagger/accuracy.js";
+export { type FoldInfo, type JackknifeOptions, jackknife, jackknifeFolds } from "./tagger/jackknife.js";
+export type { TaggerMode, TagResult } from "./tagger/tag-decoder.js";
+export { type TaggedSentence, taggedSentence } from "./tagger/tagged-sentence.js";
+export { TAGGER_KIND, TAGGER_VERSION, Tagger, toAnnotation } from "./tagger/tagger.js";
+export { type EpochProgress, type TaggerTrainOptions, trainTagDecoder } from "./tagger/train-tagger.js";
 export { AtomicWriter, writeFileAtomic } from "./util/atomic-write.js";
 export { Rng } from "./util/rng.js";
