@@ -20,6 +20,8 @@ export interface AnnotatedSentence {
   deprels: string[];
   /** True if the decoder fell back because a mask left no tree. */
   fallback: boolean;
+  /** From raw text only: [start, end) offsets of each word in the input text, flattened. */
+  spans?: number[];
 }
 
 /** Options of `Pipeline.parseText`. */
@@ -83,9 +85,13 @@ export class Pipeline {
   /** Splits, tokenizes, tags and parses raw text. */
   parseText(text: string, opts: TextOptions = {}): AnnotatedSentence[] {
     const prefix = opts.idPrefix ?? "s";
-    return segmentText(text, opts).map((s) =>
-      this.annotate(rawToConllu(text, s, `${prefix}${++this.count}`), true),
-    );
+    return segmentText(text, opts).map((s) => {
+      const a = this.annotate(rawToConllu(text, s, `${prefix}${++this.count}`), true);
+      const spans: number[] = [];
+      for (const w of s.words) spans.push(w.start, w.end);
+      a.spans = spans;
+      return a;
+    });
   }
 }
 

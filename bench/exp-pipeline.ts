@@ -1,0 +1,169 @@
+// Raw-text pipeline on a UD treebank's dev set: tokenizer F1, tagger accuracy, parser accuracy on gold
+// tokens with predicted tags, end-to-end accuracy from raw text, and the throughput of every stage.
+import { join } from "node:path";
+import { parseCommandArgs } from "../src/cli/args.js";
+import { readConlluFile } from "../src/conllu/read.js";
+import { DEPREL, HEAD, UPOS } from "../src/conllu/types.js";
+import { sentenceFromWords } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
+import { AttachmentEvaluator } from "../src/eval/attachment.js";
+import { round } from "../src/eval/percent.js";
+import { loadPipeline } from "../src/pipeline/default-model.js";
+import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
+import { taggedSentence } from "../src/tagger/tagged-sentence.js";
+import type { BenchContext, Experiment } from "./lib.js";
+
+/** `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm]`. */
+export const experiment: Experiment = {
+  summary:
+    "raw-text pipeline: tokenizer F1, tagger accuracy, parser UAS/LAS (gold tokens and raw text), stage speeds",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("pipeline", args, {
+      tb: { type: "string" },
+      model: { type: "string" },
+    });
+    const tb = values.tb ?? "en_ewt";
+    const devPath = join(ctx.udRoot(), tb, "dev.conllu");
+    const pipeline = loadPipeline(values.model);
+    const tagger = pipeline.tagger;
+    if (tagger === null) throw new Error("the model has no tagger: give a pipeline bundle");
+    const parser = pipeline.parser;
+    const dev = readConlluFile(devPath);
+    const tokens = dev.reduce((a, r) => a + r.sentence.words.length, 0);
+    ctx.note(ctx.header());
+    ctx.note(`${tb} dev: ${dev.length} sentences, ${tokens} words; model ${values.model ?? "bundled"}`);
+    const rows: (string | number)[][] = [];
+
+    // 1. Tokenizer (each sentence's text alone), and splitter + tokenizer on whole documents.
+    const gold = goldSentences(dev);
+    const tokA = evaluateTokenization(gold);
+    const tokB = evaluateFull(gold, { newlineBoundary: true });
+    rows.push([
+      "tokenizer (per sentence text)",
+      "words F1",
+      round(tokA.words.f1),
+      Math.round(tokA.chars / tokA.seconds),
+      "chars/s",
+    ]);
+    rows.push([
+      "splitter + tokenizer (documents)",
+      "words F1",
+      round(tokB.words.f1),
+      Math.round(tokB.chars / tokB.seconds),
+      "chars/s",
+    ]);
+    rows.push(["splitter + tokenizer (documents)", "sentences F1", round(tokB.sentences!.f1), "", ""]);
+
+    // 2. Tagger on gold tokens.
+    const tagged = dev.map((r) => taggedSentence(r.sentence));
+    let t0 = performance.now();
+    const tags = tagged.map((s) => tagger.tag(s.words));
+    const tagSeconds = (performance.now() - t0) / 1000;
+    let upos = 0;
+    let xpos = 0;
+    for (let i = 0; i < tagged.length; i++) {
+      for (let j = 0; j < tagged[i]!.words.length; j++) {
+        if (tags[i]!.upos[j] === tagged[i]!.upos[j]) upos++;
+        if (tags[i]!.xpos[j] === tagged[i]!.xpos[j]) xpos++;
+      }
+    }
+    rows.push([
+      "tagger (gold tokens)",
+      "UPOS %",
+      round((100 * upos) / tokens),
+      Math.round(tokens / tagSeconds),
+      "tokens/s",
+    ]);
+    rows.push(["tagger (gold tokens)", "XPOS %", round((100 * xpos) / tokens), "", ""]);
+
+    // 3. Parser on gold tokens with predicted tags (parsing timed alone).
+    const vocab = new Vocabularies();
+    const sents = tagged.map((s, i) => sentenceFromWords(s.words, tags[i]!.upos, tags[i]!.xpos, vocab));
+    const ev = new AttachmentEvaluator();
+    t0 = performance.now();
+    const parses = sents.map((s) => parser.parse(s, vocab));
+    const parseSeconds = (performance.now() - t0) / 1000;
+    for (let i = 0; i < dev.length; i++) {
+      const words = dev[i]!.sentence.words;
+      const n = words.length;
+      const gh = [-1, ...words.map((w) => Number(w[HEAD]))];
+      const gr = ["", ...words.map((w) => w[DEPREL]!)];
+      const sr = ["", ...Array.from(parses[i]!.labels.subarray(1), (l) => parser.labels[l]!)];
+      ev.add(n, gh, gr, parses[i]!.heads, sr, [false, ...words.map((w) => w[UPOS] === "PUNCT")]);
+    }
+    const ps = ev.scores();
+    rows.push([
+      `parser, order ${parser.order} (gold tokens, predicted tags)`,
+      "UAS (no punct)",
+      round(ps.uasNoPunct),
+      Math.round(tokens / parseSeconds),
+      "tokens/s",
+    ]);
+    rows.push([
+      `parser, order ${parser.order} (gold tokens, predicted tags)`,
+      "LAS (no punct)",
+      round(ps.lasNoPunct),
+      Math.round(dev.length / parseSeconds),
+      "sentences/s",
+    ]);
+
+    // 4. End to end from raw text, document by document (paragraphs on new lines).
+    const aligned = new AlignedAttachmentEvaluator();
+    let e2eSeconds = 0;
+    let sysWords = 0;
+    let i = 0;
+    while (i < dev.length) {
+      let text = "";
+      const g: SpannedWords = { spans: [], heads: [], deprels: [], punct: [] };
+      let j = i;
+      while (j < dev.length && (j === i || !gold[j]!.newdoc)) {
+        if (j > i) text += gold[j]!.newpar ? "\n" : " ";
+        const off = text.length;
+        const base = g.heads.length;
+        text += gold[j]!.text;
+        const words = dev[j]!.sentence.words;
+        for (let k = 0; k < words.length; k++) {
+          g.spans.push(gold[j]!.words[2 * k]! + off, gold[j]!.words[2 * k + 1]! + off);
+          const h = Number(words[k]![HEAD]);
+          g.heads.push(h === 0 ? -1 : base + h - 1);
+          g.deprels.push(words[k]![DEPREL]!);
+          g.punct!.push(words[k]![UPOS] === "PUNCT");
+        }
+        j++;
+      }
+      i = j;
+      t0 = performance.now();
+      const out = pipeline.parseText(text, { newlineBoundary: true });
+      e2eSeconds += (performance.now() - t0) / 1000;
+      const s: SpannedWords = { spans: [], heads: [], deprels: [] };
+      for (const a of out) {
+        const base = s.heads.length;
+        const n = a.forms.length - 1;
+        for (let m = 1; m <= n; m++) {
+          s.spans.push(a.spans![2 * (m - 1)]!, a.spans![2 * (m - 1) + 1]!);
+          const h = a.heads[m]!;
+          s.heads.push(h === 0 ? -1 : base + h - 1);
+          s.deprels.push(a.deprels[m]!);
+        }
+      }
+      sysWords += s.heads.length;
+      aligned.add(text, g, s);
+    }
+    const e2e = aligned.scores();
+    rows.push([
+      "end to end (raw text)",
+      "words F1",
+      round(e2e.wordsF1),
+      Math.round(sysWords / e2eSeconds),
+      "tokens/s",
+    ]);
+    rows.push(["end to end (raw text)", "UAS F1", round(e2e.uasF1), "", ""]);
+    rows.push(["end to end (raw text)", "LAS F1", round(e2e.lasF1), "", ""]);
+    rows.push(["end to end (raw text)", "UAS (gold non-punct recall)", round(e2e.uasNoPunct), "", ""]);
+    ctx.table(`Pipeline on ${tb} dev (single thread)`, ["stage", "metric", "value", "speed", "unit"], rows);
+    ctx.note(
+      "End-to-end scores align system words to gold words by character spans (CoNLL 2018 style) and count punctuation; 'no punct' rows exclude gold PUNCT.",
+    );
+  },
+};
