@@ -19,10 +19,23 @@ export function dirDistIndex(dd: number): number {
   return ((dd >> 9) << 4) | (dd & 15);
 }
 
-/** Writes feature v alone and conjoined with dd at out[k], out[k + 1]. */
-function put(out: Int32Array, k: number, v: number, dd: number, mask: number): void {
-  out[k] = finish(v) & mask;
-  out[k + 1] = finish(mix(v, dd)) & mask;
+/** Random 32-bit keys, one per direction/distance bin (index = dirDistIndex). */
+const DD_KEYS = new Int32Array(32);
+for (let i = 0; i < 32; i++) DD_KEYS[i] = finish(mix(0x5eed, i)) | 0;
+
+/** The key that conjoins a feature with direction/distance code dd. */
+export function dirDistKey(dd: number): number {
+  return DD_KEYS[dirDistIndex(dd)]!;
+}
+
+/**
+ * Writes feature v at out[k], and v conjoined with direction/distance at out[k + 1]: the conjoined
+ * index is the base hash XOR a random per-bin key, which costs one hash instead of two.
+ */
+function put(out: Int32Array, k: number, v: number, key: number, mask: number): void {
+  const f = finish(v);
+  out[k] = f & mask;
+  out[k + 1] = (f ^ key) & mask;
 }
 
 /** Unigram features of the head side of an arc (word, prefix, XPOS, UPOS). Writes 12 indices at k. */
@@ -34,15 +47,16 @@ export function headFeatures(
   k: number,
   mask: number,
 ): number {
+  const key = dirDistKey(dd);
   const hw = x.word[h]!;
   const hf = x.prefix[h]!;
   const hp = x.xpos[h]!;
-  put(out, k, mix(mix(1, hw), hp), dd, mask);
-  put(out, k + 2, mix(2, hw), dd, mask);
-  put(out, k + 4, mix(3, hp), dd, mask);
-  put(out, k + 6, mix(mix(4, hf), hp), dd, mask);
-  put(out, k + 8, mix(5, hf), dd, mask);
-  put(out, k + 10, mix(6, x.upos[h]!), dd, mask);
+  put(out, k, mix(mix(1, hw), hp), key, mask);
+  put(out, k + 2, mix(2, hw), key, mask);
+  put(out, k + 4, mix(3, hp), key, mask);
+  put(out, k + 6, mix(mix(4, hf), hp), key, mask);
+  put(out, k + 8, mix(5, hf), key, mask);
+  put(out, k + 10, mix(6, x.upos[h]!), key, mask);
   return k + 12;
 }
 
@@ -55,15 +69,16 @@ export function modifierFeatures(
   k: number,
   mask: number,
 ): number {
+  const key = dirDistKey(dd);
   const mw = x.word[m]!;
   const mf = x.prefix[m]!;
   const mp = x.xpos[m]!;
-  put(out, k, mix(mix(11, mw), mp), dd, mask);
-  put(out, k + 2, mix(12, mw), dd, mask);
-  put(out, k + 4, mix(13, mp), dd, mask);
-  put(out, k + 6, mix(mix(14, mf), mp), dd, mask);
-  put(out, k + 8, mix(15, mf), dd, mask);
-  put(out, k + 10, mix(16, x.upos[m]!), dd, mask);
+  put(out, k, mix(mix(11, mw), mp), key, mask);
+  put(out, k + 2, mix(12, mw), key, mask);
+  put(out, k + 4, mix(13, mp), key, mask);
+  put(out, k + 6, mix(mix(14, mf), mp), key, mask);
+  put(out, k + 8, mix(15, mf), key, mask);
+  put(out, k + 10, mix(16, x.upos[m]!), key, mask);
   return k + 12;
 }
 
@@ -82,6 +97,7 @@ export function pairFeatures(
   k: number,
   mask: number,
 ): number {
+  const key = dirDistKey(dd);
   const W = x.word;
   const F = x.prefix;
   const P = x.xpos;
@@ -95,25 +111,25 @@ export function pairFeatures(
   const mp = P[m]!;
   const mc = C[m]!;
   const hwhp = mix(mix(21, hw), hp);
-  put(out, k, mix(mix(hwhp, mw), mp), dd, mask);
-  put(out, k + 2, mix(mix(mix(22, hp), mw), mp), dd, mask);
-  put(out, k + 4, mix(mix(mix(23, hw), mw), mp), dd, mask);
-  put(out, k + 6, mix(mix(mix(mix(24, hw), hp), 0), mp), dd, mask);
-  put(out, k + 8, mix(mix(mix(mix(25, hw), hp), mw), 0), dd, mask);
-  put(out, k + 10, mix(mix(26, hw), mw), dd, mask);
-  put(out, k + 12, mix(mix(27, hp), mp), dd, mask);
-  put(out, k + 14, mix(mix(28, hc), mc), dd, mask);
-  put(out, k + 16, mix(mix(mix(mix(29, hf), hp), mf), mp), dd, mask);
-  put(out, k + 18, mix(mix(mix(30, hc), mw), mc), dd, mask);
-  put(out, k + 20, mix(mix(mix(31, hw), hc), mc), dd, mask);
+  put(out, k, mix(mix(hwhp, mw), mp), key, mask);
+  put(out, k + 2, mix(mix(mix(22, hp), mw), mp), key, mask);
+  put(out, k + 4, mix(mix(mix(23, hw), mw), mp), key, mask);
+  put(out, k + 6, mix(mix(mix(mix(24, hw), hp), 0), mp), key, mask);
+  put(out, k + 8, mix(mix(mix(mix(25, hw), hp), mw), 0), key, mask);
+  put(out, k + 10, mix(mix(26, hw), mw), key, mask);
+  put(out, k + 12, mix(mix(27, hp), mp), key, mask);
+  put(out, k + 14, mix(mix(28, hc), mc), key, mask);
+  put(out, k + 16, mix(mix(mix(mix(29, hf), hp), mf), mp), key, mask);
+  put(out, k + 18, mix(mix(mix(30, hc), mw), mc), key, mask);
+  put(out, k + 20, mix(mix(mix(31, hw), hc), mc), key, mask);
   k += 22;
   // 5-character-prefix back-offs of the word bigrams (only informative when a word is longer than 5).
   if (hf !== hw || mf !== mw) {
-    put(out, k, mix(mix(mix(32, hp), mf), mp), dd, mask);
-    put(out, k + 2, mix(mix(mix(33, hf), mf), mp), dd, mask);
-    put(out, k + 4, mix(mix(mix(34, hf), hp), mp), dd, mask);
-    put(out, k + 6, mix(mix(mix(35, hf), hp), mf), dd, mask);
-    put(out, k + 8, mix(mix(36, hf), mf), dd, mask);
+    put(out, k, mix(mix(mix(32, hp), mf), mp), key, mask);
+    put(out, k + 2, mix(mix(mix(33, hf), mf), mp), key, mask);
+    put(out, k + 4, mix(mix(mix(34, hf), hp), mp), key, mask);
+    put(out, k + 6, mix(mix(mix(35, hf), hp), mf), key, mask);
+    put(out, k + 8, mix(mix(36, hf), mf), key, mask);
     k += 10;
   }
   // Surrounding tags (XPOS), with trigram back-offs.
@@ -121,24 +137,24 @@ export function pairFeatures(
   const hpR = P[h + 1]!;
   const mpL = m > 0 ? P[m - 1]! : BOS;
   const mpR = P[m + 1]!;
-  put(out, k, mix(mix(mix(mix(41, hp), hpR), mpL), mp), dd, mask);
-  put(out, k + 2, mix(mix(mix(mix(42, hpL), hp), mpL), mp), dd, mask);
-  put(out, k + 4, mix(mix(mix(mix(43, hp), hpR), mp), mpR), dd, mask);
-  put(out, k + 6, mix(mix(mix(mix(44, hpL), hp), mp), mpR), dd, mask);
-  put(out, k + 8, mix(mix(mix(45, hp), mpL), mp), dd, mask);
-  put(out, k + 10, mix(mix(mix(46, hp), hpR), mp), dd, mask);
-  put(out, k + 12, mix(mix(mix(47, hpL), hp), mp), dd, mask);
-  put(out, k + 14, mix(mix(mix(48, hp), mp), mpR), dd, mask);
+  put(out, k, mix(mix(mix(mix(41, hp), hpR), mpL), mp), key, mask);
+  put(out, k + 2, mix(mix(mix(mix(42, hpL), hp), mpL), mp), key, mask);
+  put(out, k + 4, mix(mix(mix(mix(43, hp), hpR), mp), mpR), key, mask);
+  put(out, k + 6, mix(mix(mix(mix(44, hpL), hp), mp), mpR), key, mask);
+  put(out, k + 8, mix(mix(mix(45, hp), mpL), mp), key, mask);
+  put(out, k + 10, mix(mix(mix(46, hp), hpR), mp), key, mask);
+  put(out, k + 12, mix(mix(mix(47, hpL), hp), mp), key, mask);
+  put(out, k + 14, mix(mix(mix(48, hp), mp), mpR), key, mask);
   k += 16;
   // Surrounding tags (UPOS).
   const hcL = h > 0 ? C[h - 1]! : BOS;
   const hcR = C[h + 1]!;
   const mcL = m > 0 ? C[m - 1]! : BOS;
   const mcR = C[m + 1]!;
-  put(out, k, mix(mix(mix(mix(51, hc), hcR), mcL), mc), dd, mask);
-  put(out, k + 2, mix(mix(mix(mix(52, hcL), hc), mcL), mc), dd, mask);
-  put(out, k + 4, mix(mix(mix(mix(53, hc), hcR), mc), mcR), dd, mask);
-  put(out, k + 6, mix(mix(mix(mix(54, hcL), hc), mc), mcR), dd, mask);
+  put(out, k, mix(mix(mix(mix(51, hc), hcR), mcL), mc), key, mask);
+  put(out, k + 2, mix(mix(mix(mix(52, hcL), hc), mcL), mc), key, mask);
+  put(out, k + 4, mix(mix(mix(mix(53, hc), hcR), mc), mcR), key, mask);
+  put(out, k + 6, mix(mix(mix(mix(54, hcL), hc), mc), mcR), key, mask);
   k += 8;
   // In-between tags: each distinct UPOS (from prefix counts) and XPOS (by a span scan) strictly
   // between h and m once; adjacent arcs get one "nothing between" feature.
@@ -153,7 +169,7 @@ export function pairFeatures(
     const base = mix(mix(61, hc), mc);
     for (let c = 1; c < T; c++) {
       if (cc[b + c]! - cc[a + c]! > 0) {
-        put(out, k, mix(base, catHash[c]!), dd, mask);
+        put(out, k, mix(base, catHash[c]!), key, mask);
         k += 2;
       }
     }
@@ -166,12 +182,12 @@ export function pairFeatures(
       const t = xid[i]!;
       if (seen[t] !== stamp) {
         seen[t] = stamp;
-        put(out, k, mix(pbase, P[i]!), dd, mask);
+        put(out, k, mix(pbase, P[i]!), key, mask);
         k += 2;
       }
     }
   } else {
-    put(out, k, mix(mix(62, hc), mc), dd, mask);
+    put(out, k, mix(mix(62, hc), mc), key, mask);
     k += 2;
   }
   return k;

@@ -26,6 +26,11 @@ export interface TrainOptions {
   bits?: number;
   /** log2 of the number of label feature rows (default 18). */
   labelBits?: number;
+  /**
+   * Loss-augmented decoding during training (default true): every non-gold arc gets +1 before
+   * decoding, so updates enforce a margin proportional to the Hamming loss (margin rescaling).
+   */
+  costAugmented?: boolean;
   /** Dev sentences (same vocabulary) for per-epoch evaluation and model selection. */
   dev?: Sentence[];
   /** Called after every epoch. */
@@ -56,6 +61,7 @@ export function trainParser(
   const bits = opts.bits ?? 23;
   const labelBits = opts.labelBits ?? 18;
   const rng = new Rng(opts.seed ?? 1);
+  const costAugmented = opts.costAugmented ?? true;
 
   // Labels: every relation used in the training data, in first-seen order.
   const labels: string[] = [];
@@ -102,14 +108,19 @@ export function trainParser(
       const n = x.n;
       const size = n + 1;
       const scores = scorer.scoreAll(x, null);
-      const pred = decoder.decode(n, scores, null).heads;
       const gold = s.head;
+      if (costAugmented) {
+        for (let m = 1; m <= n; m++) {
+          for (let h = 0; h <= n; h++) if (h !== m && h !== gold[m]) scores[h * size + m]! += 1;
+        }
+      }
+      const pred = decoder.decode(n, scores, null).heads;
       let wrong = 0;
       let margin = 0;
       for (let m = 1; m <= n; m++) {
         if (pred[m] === gold[m]) continue;
         wrong++;
-        margin += scores[gold[m]! * size + m]! - scores[pred[m]! * size + m]!;
+        margin += scores[gold[m]! * size + m]! - scores[pred[m]! * size + m]! + (costAugmented ? 1 : 0);
         let k = arcFeatures(x, gold[m]!, m, fbuf, wmask);
         if (algorithm === "perceptron") arcModel.update(fbuf, k, 1);
         else delta.add(fbuf, k, 1);
