@@ -19,18 +19,19 @@ export function dirDistIndex(dd: number): number {
   return ((dd >> 9) << 4) | (dd & 15);
 }
 
-/** Random 32-bit keys, one per direction/distance bin (index = dirDistIndex). */
-const DD_KEYS = new Int32Array(32);
-for (let i = 0; i < 32; i++) DD_KEYS[i] = finish(mix(0x5eed, i)) | 0;
-
-/** The key that conjoins a feature with direction/distance code dd. */
+/**
+ * The key that conjoins a feature with direction/distance code dd: a small non-zero number (< 32),
+ * distinct per code, so the conjoined weight lies in the same 128-byte block as the base weight and
+ * both usually cost one cache miss.
+ */
 export function dirDistKey(dd: number): number {
-  return DD_KEYS[dirDistIndex(dd)]!;
+  return dirDistIndex(dd);
 }
 
 /**
  * Writes feature v at out[k], and v conjoined with direction/distance at out[k + 1]: the conjoined
- * index is the base hash XOR a random per-bin key, which costs one hash instead of two.
+ * index is the base index XOR a small per-bin key, which costs one hash instead of two and stays in
+ * the base weight's cache-line pair.
  */
 function put(out: Int32Array, k: number, v: number, key: number, mask: number): void {
   const f = finish(v);

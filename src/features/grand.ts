@@ -50,10 +50,52 @@ export function grandFeatures(
 }
 
 /**
- * Features of grand-sibling part (g, h, s, m) (s = h: no inner sibling; g = -1: h is the root):
- * XPOS and UPOS tag 4-grams, the grandparent–sibling–modifier tag triple, and 4-grams with the
- * modifier's or the head's word, each with the direction code. Writes `GRAND_SIBLING_FEATURES` indices
- * into out[0…] and returns that count.
+ * Hash states of the grand-sibling templates of (g, h, ·, m) before the inner sibling is mixed in, so a
+ * scorer can reuse them for every sibling s of one (g, h, m): XPOS and UPOS tag 4-grams, the
+ * grandparent–sibling–modifier tag triple, and 4-grams with the modifier's, the head's or the
+ * grandparent's word, each with the direction code. Writes `GRAND_SIBLING_FEATURES` states into `base`.
+ */
+export function grandSiblingBase(
+  x: FeatureSentence,
+  g: number,
+  h: number,
+  m: number,
+  base: Int32Array,
+): void {
+  const dir = grandDir(g, h, m);
+  const pg = g < 0 ? NO_GRANDPARENT : x.xpos[g]!;
+  const ph = x.xpos[h]!;
+  const pm = x.xpos[m]!;
+  base[0] = mix(mix(mix(mix(301, pg), ph), pm), dir);
+  base[1] = mix(mix(mix(mix(302, g < 0 ? NO_GRANDPARENT : x.upos[g]!), x.upos[h]!), x.upos[m]!), dir);
+  base[2] = mix(mix(mix(303, pg), pm), dir);
+  base[3] = mix(mix(mix(mix(304, pg), ph), x.word[m]!), dir);
+  base[4] = mix(mix(mix(mix(305, pg), x.word[h]!), pm), dir);
+  base[5] = mix(mix(mix(mix(306, g < 0 ? NO_GRANDPARENT : x.word[g]!), ph), pm), dir);
+}
+
+/** Finishes the grand-sibling templates with the sibling's XPOS/UPOS atoms (`NO_SIBLING` when s = h); writes out[0…]. */
+export function grandSiblingFinish(
+  base: Int32Array,
+  ps: number,
+  cs: number,
+  out: Int32Array,
+  mask: number,
+): number {
+  out[0] = finish(mix(base[0]!, ps)) & mask;
+  out[1] = finish(mix(base[1]!, cs)) & mask;
+  out[2] = finish(mix(base[2]!, ps)) & mask;
+  out[3] = finish(mix(base[3]!, ps)) & mask;
+  out[4] = finish(mix(base[4]!, ps)) & mask;
+  out[5] = finish(mix(base[5]!, ps)) & mask;
+  return GRAND_SIBLING_FEATURES;
+}
+
+const gsBase = new Int32Array(GRAND_SIBLING_FEATURES);
+
+/**
+ * Every feature index of grand-sibling part (g, h, s, m) (s = h: no inner sibling; g = -1: h is the
+ * root), reduced by `mask`. Writes `GRAND_SIBLING_FEATURES` indices into out[0…] and returns that count.
  */
 export function grandSiblingFeatures(
   x: FeatureSentence,
@@ -64,18 +106,7 @@ export function grandSiblingFeatures(
   out: Int32Array,
   mask: number,
 ): number {
-  const dir = grandDir(g, h, m);
-  const pg = g < 0 ? NO_GRANDPARENT : x.xpos[g]!;
-  const cg = g < 0 ? NO_GRANDPARENT : x.upos[g]!;
-  const ps = s === h ? NO_SIBLING : x.xpos[s]!;
-  const cs = s === h ? NO_SIBLING : x.upos[s]!;
-  const ph = x.xpos[h]!;
-  const pm = x.xpos[m]!;
-  out[0] = finish(mix(mix(mix(mix(mix(301, pg), ph), ps), pm), dir)) & mask;
-  out[1] = finish(mix(mix(mix(mix(mix(302, cg), x.upos[h]!), cs), x.upos[m]!), dir)) & mask;
-  out[2] = finish(mix(mix(mix(mix(303, pg), ps), pm), dir)) & mask;
-  out[3] = finish(mix(mix(mix(mix(mix(304, pg), ph), ps), x.word[m]!), dir)) & mask;
-  out[4] = finish(mix(mix(mix(mix(mix(305, pg), x.word[h]!), ps), pm), dir)) & mask;
-  out[5] = finish(mix(mix(mix(mix(mix(306, g < 0 ? NO_GRANDPARENT : x.word[g]!), ph), ps), pm), dir)) & mask;
-  return GRAND_SIBLING_FEATURES;
+  grandSiblingBase(x, g, h, m, gsBase);
+  if (s === h) return grandSiblingFinish(gsBase, NO_SIBLING, NO_SIBLING, out, mask);
+  return grandSiblingFinish(gsBase, x.xpos[s]!, x.upos[s]!, out, mask);
 }

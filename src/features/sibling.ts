@@ -46,30 +46,45 @@ function pairCore(
   return k + SIBLING_PAIR_FEATURES;
 }
 
-/** Features of the head–sibling–modifier triple: tag trigrams (XPOS, UPOS) and one-word back-offs, with direction. */
-function tripleCore(
-  x: FeatureSentence,
-  h: number,
+/**
+ * Hash states of the head–sibling–modifier templates before the sibling is mixed in (they depend on
+ * h and m only, so a scorer can compute them once per (h, m) and reuse them for every inner sibling s).
+ * Templates: XPOS and UPOS tag trigrams, trigrams with the head's or the modifier's word, the XPOS
+ * trigram with the binned h–m distance, and the trigram with the sibling's word; all with direction.
+ * Writes `SIBLING_TRIPLE_FEATURES` states into `base`.
+ */
+export function siblingTripleBase(x: FeatureSentence, h: number, m: number, base: Int32Array): void {
+  const dir = h < m ? 1 : 2;
+  const ph = x.xpos[h]!;
+  const pm = x.xpos[m]!;
+  base[0] = mix(mix(mix(111, ph), pm), dir);
+  base[1] = mix(mix(mix(112, x.upos[h]!), x.upos[m]!), dir);
+  base[2] = mix(mix(mix(113, x.word[h]!), pm), dir);
+  base[3] = mix(mix(mix(114, ph), x.word[m]!), dir);
+  base[4] = mix(mix(mix(mix(115, ph), pm), dir), distBin(m > h ? m - h : h - m));
+  base[5] = mix(mix(mix(116, ph), pm), dir);
+}
+
+/** Finishes the triple templates from their `siblingTripleBase` states with the sibling's atoms; writes at out[k…]. */
+export function siblingTripleFinish(
+  base: Int32Array,
   ws: number,
   ps: number,
   cs: number,
-  m: number,
-  dir: number,
   out: Int32Array,
   k: number,
   mask: number,
 ): number {
-  const ph = x.xpos[h]!;
-  const pm = x.xpos[m]!;
-  const t = mix(mix(mix(111, ph), ps), pm);
-  out[k] = finish(mix(t, dir)) & mask;
-  out[k + 1] = finish(mix(mix(mix(mix(112, x.upos[h]!), cs), x.upos[m]!), dir)) & mask;
-  out[k + 2] = finish(mix(mix(mix(mix(113, x.word[h]!), ps), pm), dir)) & mask;
-  out[k + 3] = finish(mix(mix(mix(mix(114, ph), ws), pm), dir)) & mask;
-  out[k + 4] = finish(mix(mix(mix(mix(115, ph), ps), x.word[m]!), dir)) & mask;
-  out[k + 5] = finish(mix(mix(t, dir), distBin(m > h ? m - h : h - m))) & mask;
+  out[k] = finish(mix(base[0]!, ps)) & mask;
+  out[k + 1] = finish(mix(base[1]!, cs)) & mask;
+  out[k + 2] = finish(mix(base[2]!, ps)) & mask;
+  out[k + 3] = finish(mix(base[3]!, ps)) & mask;
+  out[k + 4] = finish(mix(base[4]!, ps)) & mask;
+  out[k + 5] = finish(mix(base[5]!, ws)) & mask;
   return k + SIBLING_TRIPLE_FEATURES;
 }
+
+const tripleBase = new Int32Array(SIBLING_TRIPLE_FEATURES);
 
 /**
  * Features of the pair (s, m) of adjacent siblings, s ≠ h (they do not depend on the head: the
@@ -98,7 +113,8 @@ export function siblingTripleFeatures(
   k: number,
   mask: number,
 ): number {
-  return tripleCore(x, h, x.word[s]!, x.xpos[s]!, x.upos[s]!, m, h < m ? 1 : 2, out, k, mask);
+  siblingTripleBase(x, h, m, tripleBase);
+  return siblingTripleFinish(tripleBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, out, k, mask);
 }
 
 /**
@@ -116,7 +132,8 @@ export function noSiblingFeatures(
   const dir = h < m ? 1 : 2;
   const dd = (dir << 4) | 8 | distBin(h < m ? m - h : h - m);
   k = pairCore(NO_SIBLING, NO_SIBLING, NO_SIBLING, x, m, dir, dd, out, k, mask);
-  return tripleCore(x, h, NO_SIBLING, NO_SIBLING, NO_SIBLING, m, dir, out, k, mask);
+  siblingTripleBase(x, h, m, tripleBase);
+  return siblingTripleFinish(tripleBase, NO_SIBLING, NO_SIBLING, NO_SIBLING, out, k, mask);
 }
 
 /**

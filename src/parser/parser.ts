@@ -11,7 +11,7 @@ import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
-export const FEATURE_VERSION = 3;
+export const FEATURE_VERSION = 4;
 
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
