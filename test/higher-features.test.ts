@@ -84,10 +84,10 @@ test("no-sibling part (s = h): hand-computed tag-pair feature with the NO_SIBLIN
   );
   // Template 101: (sibling XPOS, modifier XPOS, direction right = 1).
   assert.equal(a[0], finish(mix(mix(mix(101, NO_SIBLING), x.xpos[6]!), 1)) & MASK);
-  // Template 111 (XPOS trigram h, s, m, direction) is the first triple feature.
+  // Template 111 (XPOS of h and m, direction, then the sibling) is the first triple feature.
   assert.equal(
     a[SIBLING_PAIR_FEATURES],
-    finish(mix(mix(mix(mix(111, x.xpos[4]!), NO_SIBLING), x.xpos[6]!), 1)) & MASK,
+    finish(mix(mix(mix(mix(111, x.xpos[4]!), x.xpos[6]!), 1), NO_SIBLING)) & MASK,
   );
   // A real sibling gives different features than none.
   const b = feats((o) => siblingFeatures(x, 4, 5, 6, o, MASK));
@@ -109,7 +109,7 @@ test("grandparent and grand-sibling features: counts, root grandparent, hand che
   assert.equal(gs.length, GRAND_SIBLING_FEATURES);
   assert.equal(
     gs[0],
-    finish(mix(mix(mix(mix(mix(301, x.xpos[4]!), x.xpos[6]!), NO_SIBLING), x.xpos[5]!), 6)) & MASK,
+    finish(mix(mix(mix(mix(mix(301, x.xpos[4]!), x.xpos[6]!), x.xpos[5]!), 6), NO_SIBLING)) & MASK,
   );
   assert.deepEqual(
     gs,

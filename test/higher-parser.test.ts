@@ -46,7 +46,8 @@ for (const order of [2, 3] as const) {
 test("training reports per-epoch dev scores and keeps the best epoch; policies skip/restore run", () => {
   const r = trainHigherOrderParser(train.slice(0, 100), vocab, {
     order: 2,
-    k: 2,
+    k: 1,
+    rank: "score",
     epochs: 2,
     bits: 16,
     firstOrder,
@@ -60,7 +61,8 @@ test("training reports per-epoch dev scores and keeps the best epoch; policies s
   assert.ok(r.history[0]!.skipped > 0);
   const q = trainHigherOrderParser(train.slice(0, 100), vocab, {
     order: 3,
-    k: 2,
+    k: 1,
+    rank: "score",
     epochs: 1,
     bits: 16,
     firstOrder,

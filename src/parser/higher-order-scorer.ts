@@ -5,15 +5,18 @@ import {
   GRAND_FEATURES,
   GRAND_SIBLING_FEATURES,
   grandFeatures,
-  grandSiblingFeatures,
+  grandSiblingBase,
+  grandSiblingFinish,
 } from "../features/grand.js";
 import {
+  NO_SIBLING,
   noSiblingFeatures,
   SIBLING_FEATURES,
   SIBLING_PAIR_FEATURES,
   SIBLING_TRIPLE_FEATURES,
   siblingPairFeatures,
-  siblingTripleFeatures,
+  siblingTripleBase,
+  siblingTripleFinish,
 } from "../features/sibling.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
@@ -37,6 +40,15 @@ export class HigherOrderScorer implements GrandSiblingScorer {
   private pairCache = new Float64Array(0);
   private noneCache = new Float64Array(0);
   private readonly wmask: number;
+  /** Triple-template states of the last (h, m) asked for (decoders ask for all siblings of one (h, m) in a row). */
+  private readonly sibBase = new Int32Array(SIBLING_TRIPLE_FEATURES);
+  private sibH = -1;
+  private sibM = -1;
+  /** Grand-sibling template states of the last (g, h, m). */
+  private readonly gsBase = new Int32Array(GRAND_SIBLING_FEATURES);
+  private gsG = -2;
+  private gsH = -1;
+  private gsM = -1;
 
   constructor(
     /** Weight vector (length a power of two), shared by every part type. */
@@ -59,6 +71,8 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     this.pairCache.fill(Number.NaN, 0, size * size);
     this.noneCache.fill(Number.NaN, 0, size * size);
     this.partsScored = 0;
+    this.sibH = -1;
+    this.gsH = -1;
   }
 
   /** Number of arcs whose first-order features were extracted by the last `prepare`. */
@@ -104,7 +118,12 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       for (let j = 0; j < SIBLING_PAIR_FEATURES; j++) v += w[buf[j]!]!;
       this.pairCache[i] = v;
     }
-    siblingTripleFeatures(x, h, s, m, buf, 0, this.wmask);
+    if (h !== this.sibH || m !== this.sibM) {
+      siblingTripleBase(x, h, m, this.sibBase);
+      this.sibH = h;
+      this.sibM = m;
+    }
+    siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.wmask);
     for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) v += w[buf[j]!]!;
     return v;
   }
@@ -125,7 +144,15 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     const w = this.weights;
     const buf = this.buf;
     this.partsScored++;
-    grandSiblingFeatures(this.x!, g, h, s, m, buf, this.wmask);
+    const x = this.x!;
+    if (g !== this.gsG || h !== this.gsH || m !== this.gsM) {
+      grandSiblingBase(x, g, h, m, this.gsBase);
+      this.gsG = g;
+      this.gsH = h;
+      this.gsM = m;
+    }
+    if (s === h) grandSiblingFinish(this.gsBase, NO_SIBLING, NO_SIBLING, buf, this.wmask);
+    else grandSiblingFinish(this.gsBase, x.xpos[s]!, x.upos[s]!, buf, this.wmask);
     let v = 0;
     for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) v += w[buf[j]!]!;
     return v;
