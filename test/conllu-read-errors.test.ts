@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
+import { formatSentence } from "../src/conllu/write.js";
 import { VineparseError } from "../src/errors.js";
 
 /** A word row with the given ID, HEAD and (optional) other columns. */
@@ -129,4 +130,16 @@ test("CRLF line endings: a '\\r' line ends a sentence", () => {
   const read = [...parseConllu(text, "t.conllu")];
   assert.equal(read.length, 2);
   assert.deepEqual(Array.from(read[0]!.heads), [-1, 0, 1]);
+});
+
+test("a UTF-8 byte-order mark at the start of a file is accepted and survives round-trip", () => {
+  const parse = parseConllu;
+  const format = formatSentence;
+  const text = "\uFEFF1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n";
+  const rs = [...parse(text, "bom.conllu")];
+  assert.equal(rs.length, 1);
+  assert.equal(rs[0]!.sentence.words[0]![1], "Hi");
+  assert.equal(format(rs[0]!.sentence), text);
+  const withComment = "\uFEFF# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n";
+  assert.equal(format([...parse(withComment)][0]!.sentence), withComment);
 });

@@ -39,8 +39,10 @@ class BlockBuilder {
     if (this.lines.length === 0) this.startLine = lineNo;
     const idx = this.lines.length;
     this.lines.push(line);
-    if (this.error !== null || line.charCodeAt(0) === 35 /* # */) return null;
-    const cols = line.split("\t");
+    // A byte-order mark on the first line is kept verbatim (exact round-trip) but not parsed.
+    const text = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
+    if (this.error !== null || text.charCodeAt(0) === 35 /* # */) return null;
+    const cols = text.split("\t");
     try {
       if (cols.length !== 10) {
         throw new VineparseError(
