@@ -40,6 +40,8 @@ export class HigherOrderScorer implements GrandSiblingScorer {
   private pairCache = new Float64Array(0);
   private noneCache = new Float64Array(0);
   private readonly wmask: number;
+  private lossGold: Int32Array | null = null;
+  private lossCost = 0;
   /** Triple-template states of the last (h, m) asked for (decoders ask for all siblings of one (h, m) in a row). */
   private readonly sibBase = new Int32Array(SIBLING_TRIPLE_FEATURES);
   private sibH = -1;
@@ -71,8 +73,24 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     this.pairCache.fill(Number.NaN, 0, size * size);
     this.noneCache.fill(Number.NaN, 0, size * size);
     this.partsScored = 0;
+    this.lossGold = null;
     this.sibH = -1;
     this.gsH = -1;
+  }
+
+  /**
+   * Loss-augmented scoring for training (margin rescaling): after `prepare`, every arc h→m with
+   * h ≠ gold[m] scores `cost` more, until the next `prepare`.
+   */
+  augmentLoss(gold: Int32Array, cost: number): void {
+    const size = this.size;
+    const sc = this.arcScores;
+    for (let m = 1; m < size; m++) {
+      const g = gold[m]!;
+      for (let h = 0; h < size; h++) if (h !== m && h !== g) sc[h * size + m] = sc[h * size + m]! + cost;
+    }
+    this.lossGold = gold;
+    this.lossCost = cost;
   }
 
   /** Number of arcs whose first-order features were extracted by the last `prepare`. */
@@ -88,6 +106,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       const k = arcFeatures(this.x!, h, m, this.arcBuf, this.wmask);
       v = 0;
       for (let j = 0; j < k; j++) v += this.weights[this.arcBuf[j]!]!;
+      if (this.lossGold !== null && this.lossGold[m] !== h) v += this.lossCost;
       this.arcScores[i] = v;
     }
     return v;

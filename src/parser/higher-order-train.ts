@@ -47,6 +47,11 @@ export interface HigherOrderTrainOptions {
    * gold parts; "skip" ignores the sentence; "restore" adds the gold arcs back to its mask.
    */
   goldPruned?: GoldPrunedPolicy;
+  /**
+   * Loss-augmented decoding during training (default true): every non-gold arc scores +1 while the
+   * training sentence is decoded (margin rescaling, as the first-order trainer does).
+   */
+  costAugmented?: boolean;
   /** A trained first-order model to prune and label with; trained here (same data) when absent. */
   firstOrder?: Parser;
   /** Epochs of the first-order model when it is trained here (default: `epochs`). */
@@ -103,6 +108,7 @@ export function trainHigherOrderParser(
   const margin = opts.margin ?? null;
   const rank = opts.rank ?? "max-marginal";
   const policy = opts.goldPruned ?? "update";
+  const costAugmented = opts.costAugmented ?? true;
   const rng = new Rng(opts.seed ?? 1);
 
   // 1. The first-order model.
@@ -193,6 +199,7 @@ export function trainHigherOrderParser(
       }
       const x = atoms.prepare(s, vocab, fs);
       scorer.prepare(x, mask);
+      if (costAugmented) scorer.augmentLoss(gold, 1);
       const pred = second !== null ? second.decode(mask, scorer).heads : third!.decode(mask, scorer).heads;
       let wrong = 0;
       for (let m = 1; m <= n; m++) if (pred[m] !== gold[m]) wrong++;
