@@ -17,7 +17,8 @@ export type ModelArray =
   | Uint32Array
   | Uint8Array
   | Int8Array
-  | Uint16Array;
+  | Uint16Array
+  | Int16Array;
 
 const DTYPES: {
   name: string;
@@ -31,6 +32,7 @@ const DTYPES: {
   { name: "u8", ctor: Uint8Array, bytes: 1 },
   { name: "i8", ctor: Int8Array, bytes: 1 },
   { name: "u16", ctor: Uint16Array, bytes: 2 },
+  { name: "i16", ctor: Int16Array, bytes: 2 },
 ];
 
 function dtypeOf(a: ModelArray): number {
@@ -194,4 +196,58 @@ export function densify(index: Int32Array, value: Float32Array, size: number): F
   const w = new Float32Array(size);
   for (let k = 0; k < index.length; k++) w[index[k]!] = value[k]!;
   return w;
+}
+
+/** A weight vector stored compactly: delta-coded indices of non-zero entries and 16-bit quantized values. */
+export interface PackedWeights {
+  /** Gaps between successive non-zero indices (the first is the index itself). */
+  delta: Uint32Array;
+  /** Values divided by `scale`, rounded. */
+  value: Int16Array;
+  /** Quantization step. */
+  scale: number;
+}
+
+/**
+ * Packs a weight vector for storage: entries are quantized to 16 bits (step = max |w| / 32767);
+ * entries that round to 0 are dropped. Delta-coded indices compress far better than raw ones.
+ */
+export function packWeights(w: Float32Array): PackedWeights {
+  let max = 0;
+  for (let i = 0; i < w.length; i++) {
+    const a = Math.abs(w[i]!);
+    if (a > max) max = a;
+  }
+  const scale = max > 0 ? max / 32767 : 1;
+  let nz = 0;
+  for (let i = 0; i < w.length; i++) if (Math.round(w[i]! / scale) !== 0) nz++;
+  const delta = new Uint32Array(nz);
+  const value = new Int16Array(nz);
+  let k = 0;
+  let last = 0;
+  for (let i = 0; i < w.length; i++) {
+    const q = Math.round(w[i]! / scale);
+    if (q === 0) continue;
+    delta[k] = i - last;
+    value[k++] = q;
+    last = i;
+  }
+  return { delta, value, scale };
+}
+
+/** Inverse of `packWeights` (up to quantization). */
+export function unpackWeights(p: PackedWeights, size: number): Float32Array {
+  const w = new Float32Array(size);
+  let i = 0;
+  for (let k = 0; k < p.delta.length; k++) {
+    i += p.delta[k]!;
+    if (i >= size) throw new RangeError("packed weights exceed the vector size");
+    w[i] = p.value[k]! * p.scale;
+  }
+  return w;
+}
+
+/** The weights as they will be after a save/load round trip (quantized like `packWeights`). */
+export function quantizeWeights(w: Float32Array): Float32Array {
+  return unpackWeights(packWeights(w), w.length);
 }

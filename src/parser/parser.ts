@@ -4,7 +4,13 @@ import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
 import type { FirstOrderDecoderName as DecoderName, FirstOrderDecoder } from "../decode/types.js";
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
-import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
+import {
+  type ModelData,
+  packWeights,
+  readModelFile,
+  unpackWeights,
+  writeModelFile,
+} from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -12,6 +18,8 @@ import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 4;
+/** Version of the parser's model-file layout (packed weights). */
+export const PARSER_LAYOUT = 2;
 
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
@@ -94,14 +102,21 @@ export class Parser implements DependencyParser {
     return ids;
   }
 
-  /** The model-file content of this parser. */
+  /** The model-file content of this parser (weights packed: delta-coded indices, 16-bit values). */
   toModelData(): ModelData {
-    const a = sparsify(this.arcWeights);
-    const l = sparsify(this.labelWeights);
+    const a = packWeights(this.arcWeights);
+    const l = packWeights(this.labelWeights);
     return {
       kind: "parser",
-      meta: { ...this.config, featureVersion: FEATURE_VERSION, labels: this.labels },
-      arrays: { arcIndex: a.index, arcValue: a.value, labelIndex: l.index, labelValue: l.value },
+      meta: {
+        ...this.config,
+        featureVersion: FEATURE_VERSION,
+        layout: PARSER_LAYOUT,
+        labels: this.labels,
+        arcScale: a.scale,
+        labelScale: l.scale,
+      },
+      arrays: { arcDelta: a.delta, arcValue: a.value, labelDelta: l.delta, labelValue: l.value },
     };
   }
 
@@ -117,7 +132,20 @@ export class Parser implements DependencyParser {
 
   /** Builds a parser from a decoded order-1 model file (`path` is for error messages). */
   static fromModel(m: ModelData, path: string): Parser {
-    const meta = m.meta as unknown as ParserConfig & { featureVersion: number; labels: string[] };
+    const meta = m.meta as unknown as ParserConfig & {
+      featureVersion: number;
+      layout: number;
+      labels: string[];
+      arcScale: number;
+      labelScale: number;
+    };
+    if (meta.layout !== PARSER_LAYOUT) {
+      throw new VineparseError(
+        "model-version",
+        `parser model layout ${meta.layout} is not supported (expected ${PARSER_LAYOUT}); retrain it`,
+        path,
+      );
+    }
     if (meta.featureVersion !== FEATURE_VERSION) {
       throw new VineparseError(
         "model-version",
@@ -133,12 +161,29 @@ export class Parser implements DependencyParser {
       bits: meta.bits,
       labelBits: meta.labelBits,
     };
-    const arc = densify(m.arrays.arcIndex as Int32Array, m.arrays.arcValue as Float32Array, 1 << meta.bits);
-    const lab = densify(
-      m.arrays.labelIndex as Int32Array,
-      m.arrays.labelValue as Float32Array,
-      (1 << meta.labelBits) * meta.labels.length,
-    );
+    const arrays = m.arrays;
+    if (
+      !(arrays.arcDelta instanceof Uint32Array) ||
+      !(arrays.arcValue instanceof Int16Array) ||
+      !(arrays.labelDelta instanceof Uint32Array) ||
+      !(arrays.labelValue instanceof Int16Array)
+    ) {
+      throw new VineparseError("model-corrupt", "parser model lacks its weight arrays", path);
+    }
+    let arc: Float32Array;
+    let lab: Float32Array;
+    try {
+      arc = unpackWeights(
+        { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale },
+        1 << meta.bits,
+      );
+      lab = unpackWeights(
+        { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale },
+        (1 << meta.labelBits) * meta.labels.length,
+      );
+    } catch (e) {
+      throw new VineparseError("model-corrupt", `parser weights: ${(e as Error).message}`, path);
+    }
     return new Parser(config, arc, lab, meta.labels);
   }
 }

@@ -6,6 +6,7 @@ import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.j
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { quantizeWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -156,7 +157,13 @@ export function trainParser(
       labModel.tick();
     }
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const parser = new Parser(config, arcModel.averaged(), labModel.averaged(), labels.slice());
+    // Quantized as a saved model is, so the returned parser behaves exactly like the file it writes.
+    const parser = new Parser(
+      config,
+      quantizeWeights(arcModel.averaged()),
+      quantizeWeights(labModel.averaged()),
+      labels.slice(),
+    );
     let dev: AttachmentScores | null = null;
     if (opts.dev !== undefined && opts.dev.length > 0) {
       dev = evaluateParser(parser, opts.dev, vocab);
