@@ -179,19 +179,23 @@ test("streamConllu: no final newline, skip mode, and errors with the same lines 
   await assert.rejects(collect(join(tmp, "absent.conllu")), { code: "no-file" });
 });
 
-test("streamConllu equals the synchronous reader on shared UD files", {
-  skip: sharedUd() === null,
-}, async () => {
-  const root = sharedUd()!;
-  for (const path of [join(root, "en_ewt", "train.conllu"), join(root, "hu_szeged", "dev.conllu")]) {
-    const sync = readConlluFile(path);
-    let i = 0;
-    for await (const r of streamConllu(path)) {
-      const s = sync[i++]!;
-      assert.equal(r.sentence.startLine, s.sentence.startLine);
-      assert.deepEqual(r.sentence.lines, s.sentence.lines);
-      assert.deepEqual(r.heads, s.heads);
+test(
+  "streamConllu equals the synchronous reader on shared UD files",
+  {
+    skip: sharedUd() === null,
+  },
+  async () => {
+    const root = sharedUd()!;
+    for (const path of [join(root, "en_ewt", "train.conllu"), join(root, "hu_szeged", "dev.conllu")]) {
+      const sync = readConlluFile(path);
+      let i = 0;
+      for await (const r of streamConllu(path)) {
+        const s = sync[i++]!;
+        assert.equal(r.sentence.startLine, s.sentence.startLine);
+        assert.deepEqual(r.sentence.lines, s.sentence.lines);
+        assert.deepEqual(r.heads, s.heads);
+      }
+      assert.equal(i, sync.length, path);
     }
-    assert.equal(i, sync.length, path);
-  }
-});
+  },
+);

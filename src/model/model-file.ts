@@ -11,14 +11,7 @@ const HEADER_BYTES = 8 + 4 + 4 + 4 + 4;
 
 /** A typed array that can be stored in a model file. */
 export type ModelArray =
-  | Float32Array
-  | Float64Array
-  | Int32Array
-  | Uint32Array
-  | Uint8Array
-  | Int8Array
-  | Uint16Array
-  | Int16Array;
+  Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array | Int8Array | Uint16Array | Int16Array;
 
 const DTYPES: {
   name: string;
