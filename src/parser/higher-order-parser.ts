@@ -5,15 +5,21 @@ import { SecondOrderDecoder } from "../decode/second-order.js";
 import { ThirdOrderDecoder } from "../decode/third-order.js";
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
-import { densify, type ModelData, readModelFile, sparsify, writeModelFile } from "../model/model-file.js";
+import {
+  type ModelData,
+  packWeights,
+  readModelFile,
+  unpackWeights,
+  writeModelFile,
+} from "../model/model-file.js";
 import { ArcMask } from "../prune/arc-mask.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import { Parser } from "./parser.js";
 import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
-/** Version of the sibling / grand-sibling feature templates; models with other templates are refused. */
-export const HIGHER_ORDER_FEATURE_VERSION = 1;
+/** Version of the sibling / grand-sibling feature templates and weight layout; other models are refused. */
+export const HIGHER_ORDER_FEATURE_VERSION = 2;
 
 /** Settings fixed when a higher-order parser is trained. */
 export interface HigherOrderConfig {
@@ -117,12 +123,17 @@ export class HigherOrderParser implements DependencyParser {
 
   /** The model-file content: higher-order weights plus the first-order pruning/labelling model's arrays. */
   toModelData(): ModelData {
-    const w = sparsify(this.weights);
+    const w = packWeights(this.weights);
     const f = this.firstOrder.toModelData();
     return {
       kind: "parser",
-      meta: { ...this.config, featureVersion: HIGHER_ORDER_FEATURE_VERSION, firstOrder: f.meta },
-      arrays: { ...f.arrays, weightIndex: w.index, weightValue: w.value },
+      meta: {
+        ...this.config,
+        featureVersion: HIGHER_ORDER_FEATURE_VERSION,
+        weightScale: w.scale,
+        firstOrder: f.meta,
+      },
+      arrays: { ...f.arrays, weightDelta: w.delta, weightValue: w.value },
     };
   }
 
@@ -140,6 +151,7 @@ export class HigherOrderParser implements DependencyParser {
   static fromModel(m: ModelData, path: string): HigherOrderParser {
     const meta = m.meta as unknown as HigherOrderConfig & {
       featureVersion: number;
+      weightScale: number;
       firstOrder: Record<string, unknown>;
     };
     if (meta.order !== 2 && meta.order !== 3)
@@ -159,11 +171,18 @@ export class HigherOrderParser implements DependencyParser {
       margin: meta.margin ?? null,
       rank: meta.rank ?? "max-marginal",
     };
-    const weights = densify(
-      m.arrays.weightIndex as Int32Array,
-      m.arrays.weightValue as Float32Array,
-      1 << meta.bits,
-    );
+    const { weightDelta, weightValue } = m.arrays;
+    if (!(weightDelta instanceof Uint32Array) || !(weightValue instanceof Int16Array))
+      throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight arrays", path);
+    let weights: Float32Array;
+    try {
+      weights = unpackWeights(
+        { delta: weightDelta, value: weightValue, scale: meta.weightScale },
+        1 << meta.bits,
+      );
+    } catch (e) {
+      throw new VineparseError("model-corrupt", `higher-order parser weights: ${(e as Error).message}`, path);
+    }
     return new HigherOrderParser(config, weights, firstOrder);
   }
 }

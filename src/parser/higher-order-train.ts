@@ -10,6 +10,7 @@ import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { grandFeatures, grandSiblingFeatures } from "../features/grand.js";
 import { siblingFeatures } from "../features/sibling.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { quantizeWeights } from "../model/model-file.js";
 import { ArcMask } from "../prune/arc-mask.js";
 import { Rng } from "../util/rng.js";
 import { type HigherOrderConfig, HigherOrderParser } from "./higher-order-parser.js";
@@ -259,7 +260,8 @@ export function trainHigherOrderParser(
       model.tick();
     }
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const parser = new HigherOrderParser(config, model.averaged(), fo);
+    // Quantized like the model file, so a saved and reloaded parser parses identically.
+    const parser = new HigherOrderParser(config, quantizeWeights(model.averaged()), fo);
     let dev: AttachmentScores | null = null;
     if (opts.dev !== undefined && opts.dev.length > 0) {
       dev = evaluateDependencyParser(parser, opts.dev, vocab);
