@@ -2,12 +2,12 @@ import type { Sentence } from "../corpus/sentence.js";
 import type { Vocab, Vocabularies } from "../corpus/vocab.js";
 import { hashString } from "../util/hash.js";
 
+import { BOS, EOS } from "./atoms.js";
+import { fillHeadPrefixes } from "./first-order.js";
+
+export { BOS, EOS };
 const ROOT_WORD = hashString("<root>");
 const ROOT_TAG = hashString("<root-tag>");
-/** Atom for positions before the first token (index -1 relative to root is never used; root's left neighbour). */
-export const BOS = hashString("<s>");
-/** Atom for the position after the last token. */
-export const EOS = hashString("</s>");
 
 /**
  * Per-token feature atoms of a sentence (32-bit hashes of strings, computed once per sentence):
@@ -28,6 +28,8 @@ export class FeatureSentence {
   xposSeen: Int32Array = new Int32Array(0);
   /** Running arc stamp for `xposSeen`. */
   stampClock = 0;
+  /** Head-side template states of the pair features, HEAD_SLOTS per position (see first-order.ts). */
+  headPre: Int32Array = new Int32Array(0);
   /** Stable hash of each category id's string (the UPOS vocabulary's hashes). */
   catHash: Int32Array = new Int32Array(0);
   /** Number of distinct category ids (prefix-count table stride). */
@@ -98,6 +100,7 @@ export class AtomCache {
       for (let c = 0; c < numCats; c++) cc[row + c] = cc[prev + c]!;
       if (i <= n) cc[row + fs.cat[i]!]!++;
     }
+    fillHeadPrefixes(fs);
     return fs;
   }
 

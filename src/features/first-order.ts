@@ -1,6 +1,6 @@
 import { finish, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
-import { BOS } from "./feature-sentence.js";
+import { BOS } from "./atoms.js";
 
 /** Upper bound on the number of feature indices `arcFeatures` writes for one arc. */
 export const MAX_ARC_FEATURES = 256;
@@ -83,6 +83,65 @@ export function modifierFeatures(
   return k + 12;
 }
 
+/** Number of head-side template states per token in `FeatureSentence.headPre`. */
+export const HEAD_SLOTS = 31;
+
+/**
+ * Mixes, once per token, the head-side part of every pair template (every template mixes its head
+ * atoms first), so that an arc only mixes in its modifier atoms. Called by `AtomCache.prepare`.
+ */
+export function fillHeadPrefixes(x: FeatureSentence): void {
+  const n = x.n;
+  if (x.headPre.length < (n + 1) * HEAD_SLOTS) x.headPre = new Int32Array((n + 1) * HEAD_SLOTS * 2);
+  const H = x.headPre;
+  const W = x.word;
+  const F = x.prefix;
+  const P = x.xpos;
+  const C = x.upos;
+  for (let h = 0; h <= n; h++) {
+    const o = h * HEAD_SLOTS;
+    const hw = W[h]!;
+    const hf = F[h]!;
+    const hp = P[h]!;
+    const hc = C[h]!;
+    const hpL = h > 0 ? P[h - 1]! : BOS;
+    const hpR = P[h + 1]!;
+    const hcL = h > 0 ? C[h - 1]! : BOS;
+    const hcR = C[h + 1]!;
+    H[o] = mix(mix(21, hw), hp);
+    H[o + 1] = mix(22, hp);
+    H[o + 2] = mix(23, hw);
+    H[o + 3] = mix(mix(mix(24, hw), hp), 0);
+    H[o + 4] = mix(mix(25, hw), hp);
+    H[o + 5] = mix(26, hw);
+    H[o + 6] = mix(27, hp);
+    H[o + 7] = mix(28, hc);
+    H[o + 8] = mix(mix(29, hf), hp);
+    H[o + 9] = mix(30, hc);
+    H[o + 10] = mix(mix(31, hw), hc);
+    H[o + 11] = mix(32, hp);
+    H[o + 12] = mix(33, hf);
+    H[o + 13] = mix(mix(34, hf), hp);
+    H[o + 14] = mix(mix(35, hf), hp);
+    H[o + 15] = mix(36, hf);
+    H[o + 16] = mix(mix(41, hp), hpR);
+    H[o + 17] = mix(mix(42, hpL), hp);
+    H[o + 18] = mix(mix(43, hp), hpR);
+    H[o + 19] = mix(mix(44, hpL), hp);
+    H[o + 20] = mix(45, hp);
+    H[o + 21] = mix(mix(46, hp), hpR);
+    H[o + 22] = mix(mix(47, hpL), hp);
+    H[o + 23] = mix(48, hp);
+    H[o + 24] = mix(mix(51, hc), hcR);
+    H[o + 25] = mix(mix(52, hcL), hc);
+    H[o + 26] = mix(mix(53, hc), hcR);
+    H[o + 27] = mix(mix(54, hcL), hc);
+    H[o + 28] = mix(61, hc);
+    H[o + 29] = mix(63, hp);
+    H[o + 30] = mix(62, hc);
+  }
+}
+
 /**
  * Features of arc h→m that depend on both ends (McDonald et al. 2005): bigram features over words,
  * prefixes, XPOS and UPOS; surrounding-tag features with trigram back-offs; in-between UPOS features
@@ -105,57 +164,53 @@ export function pairFeatures(
   const C = x.upos;
   const hw = W[h]!;
   const hf = F[h]!;
-  const hp = P[h]!;
-  const hc = C[h]!;
   const mw = W[m]!;
   const mf = F[m]!;
   const mp = P[m]!;
   const mc = C[m]!;
-  const hwhp = mix(mix(21, hw), hp);
-  put(out, k, mix(mix(hwhp, mw), mp), key, mask);
-  put(out, k + 2, mix(mix(mix(22, hp), mw), mp), key, mask);
-  put(out, k + 4, mix(mix(mix(23, hw), mw), mp), key, mask);
-  put(out, k + 6, mix(mix(mix(mix(24, hw), hp), 0), mp), key, mask);
-  put(out, k + 8, mix(mix(mix(mix(25, hw), hp), mw), 0), key, mask);
-  put(out, k + 10, mix(mix(26, hw), mw), key, mask);
-  put(out, k + 12, mix(mix(27, hp), mp), key, mask);
-  put(out, k + 14, mix(mix(28, hc), mc), key, mask);
-  put(out, k + 16, mix(mix(mix(mix(29, hf), hp), mf), mp), key, mask);
-  put(out, k + 18, mix(mix(mix(30, hc), mw), mc), key, mask);
-  put(out, k + 20, mix(mix(mix(31, hw), hc), mc), key, mask);
+  const mpL = P[m - 1]!;
+  const mpR = P[m + 1]!;
+  const mcL = C[m - 1]!;
+  const mcR = C[m + 1]!;
+  // Head-side template states, mixed once per token by `fillHeadPrefixes`.
+  const H = x.headPre;
+  const o = h * HEAD_SLOTS;
+  put(out, k, mix(mix(H[o]!, mw), mp), key, mask);
+  put(out, k + 2, mix(mix(H[o + 1]!, mw), mp), key, mask);
+  put(out, k + 4, mix(mix(H[o + 2]!, mw), mp), key, mask);
+  put(out, k + 6, mix(H[o + 3]!, mp), key, mask);
+  put(out, k + 8, mix(mix(H[o + 4]!, mw), 0), key, mask);
+  put(out, k + 10, mix(H[o + 5]!, mw), key, mask);
+  put(out, k + 12, mix(H[o + 6]!, mp), key, mask);
+  put(out, k + 14, mix(H[o + 7]!, mc), key, mask);
+  put(out, k + 16, mix(mix(H[o + 8]!, mf), mp), key, mask);
+  put(out, k + 18, mix(mix(H[o + 9]!, mw), mc), key, mask);
+  put(out, k + 20, mix(H[o + 10]!, mc), key, mask);
   k += 22;
   // 5-character-prefix back-offs of the word bigrams (only informative when a word is longer than 5).
   if (hf !== hw || mf !== mw) {
-    put(out, k, mix(mix(mix(32, hp), mf), mp), key, mask);
-    put(out, k + 2, mix(mix(mix(33, hf), mf), mp), key, mask);
-    put(out, k + 4, mix(mix(mix(34, hf), hp), mp), key, mask);
-    put(out, k + 6, mix(mix(mix(35, hf), hp), mf), key, mask);
-    put(out, k + 8, mix(mix(36, hf), mf), key, mask);
+    put(out, k, mix(mix(H[o + 11]!, mf), mp), key, mask);
+    put(out, k + 2, mix(mix(H[o + 12]!, mf), mp), key, mask);
+    put(out, k + 4, mix(H[o + 13]!, mp), key, mask);
+    put(out, k + 6, mix(H[o + 14]!, mf), key, mask);
+    put(out, k + 8, mix(H[o + 15]!, mf), key, mask);
     k += 10;
   }
   // Surrounding tags (XPOS), with trigram back-offs.
-  const hpL = h > 0 ? P[h - 1]! : BOS;
-  const hpR = P[h + 1]!;
-  const mpL = m > 0 ? P[m - 1]! : BOS;
-  const mpR = P[m + 1]!;
-  put(out, k, mix(mix(mix(mix(41, hp), hpR), mpL), mp), key, mask);
-  put(out, k + 2, mix(mix(mix(mix(42, hpL), hp), mpL), mp), key, mask);
-  put(out, k + 4, mix(mix(mix(mix(43, hp), hpR), mp), mpR), key, mask);
-  put(out, k + 6, mix(mix(mix(mix(44, hpL), hp), mp), mpR), key, mask);
-  put(out, k + 8, mix(mix(mix(45, hp), mpL), mp), key, mask);
-  put(out, k + 10, mix(mix(mix(46, hp), hpR), mp), key, mask);
-  put(out, k + 12, mix(mix(mix(47, hpL), hp), mp), key, mask);
-  put(out, k + 14, mix(mix(mix(48, hp), mp), mpR), key, mask);
+  put(out, k, mix(mix(H[o + 16]!, mpL), mp), key, mask);
+  put(out, k + 2, mix(mix(H[o + 17]!, mpL), mp), key, mask);
+  put(out, k + 4, mix(mix(H[o + 18]!, mp), mpR), key, mask);
+  put(out, k + 6, mix(mix(H[o + 19]!, mp), mpR), key, mask);
+  put(out, k + 8, mix(mix(H[o + 20]!, mpL), mp), key, mask);
+  put(out, k + 10, mix(H[o + 21]!, mp), key, mask);
+  put(out, k + 12, mix(H[o + 22]!, mp), key, mask);
+  put(out, k + 14, mix(mix(H[o + 23]!, mp), mpR), key, mask);
   k += 16;
   // Surrounding tags (UPOS).
-  const hcL = h > 0 ? C[h - 1]! : BOS;
-  const hcR = C[h + 1]!;
-  const mcL = m > 0 ? C[m - 1]! : BOS;
-  const mcR = C[m + 1]!;
-  put(out, k, mix(mix(mix(mix(51, hc), hcR), mcL), mc), key, mask);
-  put(out, k + 2, mix(mix(mix(mix(52, hcL), hc), mcL), mc), key, mask);
-  put(out, k + 4, mix(mix(mix(mix(53, hc), hcR), mc), mcR), key, mask);
-  put(out, k + 6, mix(mix(mix(mix(54, hcL), hc), mc), mcR), key, mask);
+  put(out, k, mix(mix(H[o + 24]!, mcL), mc), key, mask);
+  put(out, k + 2, mix(mix(H[o + 25]!, mcL), mc), key, mask);
+  put(out, k + 4, mix(mix(H[o + 26]!, mc), mcR), key, mask);
+  put(out, k + 6, mix(mix(H[o + 27]!, mc), mcR), key, mask);
   k += 8;
   // In-between tags: each distinct UPOS (from prefix counts) and XPOS (by a span scan) strictly
   // between h and m once; adjacent arcs get one "nothing between" feature.
@@ -167,7 +222,7 @@ export function pairFeatures(
     const a = lo * T;
     const b = (hi - 1) * T;
     const catHash = x.catHash;
-    const base = mix(mix(61, hc), mc);
+    const base = mix(H[o + 28]!, mc);
     for (let c = 1; c < T; c++) {
       if (cc[b + c]! - cc[a + c]! > 0) {
         put(out, k, mix(base, catHash[c]!), key, mask);
@@ -177,7 +232,7 @@ export function pairFeatures(
     const stamp = ++x.stampClock;
     const seen = x.xposSeen;
     const xid = x.xposId;
-    const pbase = mix(mix(63, hp), mp);
+    const pbase = mix(H[o + 29]!, mp);
     const limit = MAX_ARC_FEATURES - 2;
     for (let i = lo + 1; i < hi && k < limit; i++) {
       const t = xid[i]!;
@@ -188,7 +243,7 @@ export function pairFeatures(
       }
     }
   } else {
-    put(out, k, mix(mix(62, hc), mc), key, mask);
+    put(out, k, mix(H[o + 30]!, mc), key, mask);
     k += 2;
   }
   return k;

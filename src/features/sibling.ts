@@ -5,7 +5,7 @@ import type { FeatureSentence } from "./feature-sentence.js";
 export const NO_SIBLING = hashString("<no-sibling>");
 
 /** Number of indices `siblingPairFeatures` writes. */
-export const SIBLING_PAIR_FEATURES = 7;
+export const SIBLING_PAIR_FEATURES = 11;
 /** Number of indices `siblingTripleFeatures` writes. */
 export const SIBLING_TRIPLE_FEATURES = 6;
 /** Number of indices `siblingFeatures` writes for any part. */
@@ -17,14 +17,17 @@ function distBin(d: number): number {
 }
 
 /**
- * Features of the sibling pair alone (McDonald & Pereira 2006): tags and words of the inner sibling
- * (atoms ws/ps/cs, `NO_SIBLING` when there is none) and of the modifier m, conjoined with direction
- * and the binned s–m distance `dd`. Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
+ * Features of the sibling pair alone (McDonald & Pereira 2006): tags, words and prefixes of the inner
+ * sibling (atoms ws/fs/ps/cs, `NO_SIBLING` when there is none) and of the modifier m, conjoined with
+ * direction and the binned s–m distance `dd`, plus the tags next to the pair: `pin` just inside the
+ * sibling (toward m) and the tag just beyond m. Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
  */
 function pairCore(
   ws: number,
+  fs: number,
   ps: number,
   cs: number,
+  pin: number,
   x: FeatureSentence,
   m: number,
   dir: number,
@@ -43,6 +46,11 @@ function pairCore(
   out[k + 4] = finish(mix(mix(mix(105, ws), pm), dir)) & mask;
   out[k + 5] = finish(mix(mix(mix(106, ps), wm), dir)) & mask;
   out[k + 6] = finish(mix(mix(mix(mix(107, ws), wm), pm), dd)) & mask;
+  const pout = x.xpos[dir === 1 ? m + 1 : m - 1]!;
+  out[k + 7] = finish(mix(mix(mix(mix(108, ps), pin), pm), dir)) & mask;
+  out[k + 8] = finish(mix(mix(mix(mix(109, ps), pm), pout), dir)) & mask;
+  out[k + 9] = finish(mix(mix(mix(110, cs), cm), dir)) & mask;
+  out[k + 10] = finish(mix(mix(mix(117, fs), x.prefix[m]!), dir)) & mask;
   return k + SIBLING_PAIR_FEATURES;
 }
 
@@ -100,7 +108,8 @@ export function siblingPairFeatures(
 ): number {
   const dir = s < m ? 1 : 2;
   const dd = (dir << 4) | distBin(s < m ? m - s : s - m);
-  return pairCore(x.word[s]!, x.xpos[s]!, x.upos[s]!, x, m, dir, dd, out, k, mask);
+  const pin = x.xpos[dir === 1 ? s + 1 : s - 1]!;
+  return pairCore(x.word[s]!, x.prefix[s]!, x.xpos[s]!, x.upos[s]!, pin, x, m, dir, dd, out, k, mask);
 }
 
 /** Features of (h, s, m) that involve the head, s ≠ h. Writes `SIBLING_TRIPLE_FEATURES` indices at out[k…]. */
@@ -131,7 +140,8 @@ export function noSiblingFeatures(
 ): number {
   const dir = h < m ? 1 : 2;
   const dd = (dir << 4) | 8 | distBin(h < m ? m - h : h - m);
-  k = pairCore(NO_SIBLING, NO_SIBLING, NO_SIBLING, x, m, dir, dd, out, k, mask);
+  const pin = x.xpos[dir === 1 ? h + 1 : h - 1]!;
+  k = pairCore(NO_SIBLING, NO_SIBLING, NO_SIBLING, NO_SIBLING, pin, x, m, dir, dd, out, k, mask);
   siblingTripleBase(x, h, m, tripleBase);
   return siblingTripleFinish(tripleBase, NO_SIBLING, NO_SIBLING, NO_SIBLING, out, k, mask);
 }
