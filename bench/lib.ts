@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { cpus, platform, release, totalmem } from "node:os";
+import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
@@ -158,7 +158,10 @@ export class BenchContext {
   /** One line describing the run: machine, Node, commit, date. */
   header(): string {
     const m = this.machine;
-    return `${this.name}: ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), ${m.os}, Node ${m.node}, commit ${this.commit}, ${this.date}`;
+    const load = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ");
+    return `${this.name}: ${m.cpu} (${m.cores} cores, ${m.memoryGiB} GiB), ${m.os}, Node ${m.node}, commit ${this.commit}, ${this.date}, load average ${load}`;
   }
 
   /** Prints an aligned table and appends it (markdown and JSON) to bench/results/<name>-<date>.{md,json}. */
