@@ -13,6 +13,7 @@ import {
 } from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
+import { LabelRows } from "./label-rows.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
@@ -43,6 +44,7 @@ export class Parser implements DependencyParser {
   private readonly decoder: FirstOrderDecoder;
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
   private readonly lscores: Float64Array;
+  private readonly labelRows: LabelRows;
 
   constructor(
     readonly config: ParserConfig,
@@ -56,6 +58,7 @@ export class Parser implements DependencyParser {
     this.scorer = new ArcScorer(arcWeights);
     this.decoder = createFirstOrderDecoder(config.decoder);
     this.lscores = new Float64Array(labels.length);
+    this.labelRows = new LabelRows(labelWeights, 1 << config.labelBits, labels.length);
   }
 
   /** Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`; `mask` restricts the arcs. */
@@ -77,17 +80,14 @@ export class Parser implements DependencyParser {
     const n = x.n;
     const L = this.labels.length;
     const out = new Int32Array(n + 1);
-    const lw = this.labelWeights;
+    const rows = this.labelRows;
     const rowMask = (1 << this.config.labelBits) - 1;
     const sc = this.lscores;
     const buf = this.lbuf;
     for (let m = 1; m <= n; m++) {
       const k = labelFeatures(x, heads, heads[m]!, m, buf, rowMask);
       sc.fill(0);
-      for (let i = 0; i < k; i++) {
-        const base = buf[i]! * L;
-        for (let l = 0; l < L; l++) sc[l] += lw[base + l]!;
-      }
+      rows.accumulate(buf, k, sc);
       let best = 0;
       for (let l = 1; l < L; l++) if (sc[l]! > sc[best]!) best = l;
       out[m] = best;
