@@ -1,3 +1,5 @@
+import type { PackedWeights } from "../model/model-file.js";
+
 /**
  * Read-only label weights in compressed-sparse-row form: feature row r lists only its non-zero
  * (label, weight) pairs. Trained label rows are very sparse (a few labels out of ~50), so scoring
@@ -11,25 +13,27 @@ export class LabelRows {
   /** Weight of each entry. */
   readonly value: Float32Array;
 
-  /** Compresses a dense row-major table of `rows` × `numLabels` weights. */
-  constructor(dense: Float32Array, rows: number, numLabels: number) {
-    let nnz = 0;
-    for (let i = 0; i < rows * numLabels; i++) if (dense[i] !== 0) nnz++;
+  /**
+   * Builds the rows from packed weights of a row-major `rows` × `numLabels` table (non-zero entries
+   * in increasing index order, as `packWeights` writes them).
+   */
+  constructor(packed: PackedWeights, rows: number, numLabels: number) {
+    const nnz = packed.delta.length;
     this.start = new Int32Array(rows + 1);
     this.label = new Uint16Array(nnz);
     this.value = new Float32Array(nnz);
-    let k = 0;
-    for (let r = 0; r < rows; r++) {
-      const base = r * numLabels;
-      for (let l = 0; l < numLabels; l++) {
-        const v = dense[base + l]!;
-        if (v !== 0) {
-          this.label[k] = l;
-          this.value[k++] = v;
-        }
-      }
-      this.start[r + 1] = k;
+    const scale = packed.scale;
+    let index = 0;
+    let row = 0;
+    for (let k = 0; k < nnz; k++) {
+      index += packed.delta[k]!;
+      const r = (index / numLabels) | 0;
+      if (r >= rows) throw new RangeError("label weights exceed the table size");
+      while (row < r) this.start[++row] = k;
+      this.label[k] = index - r * numLabels;
+      this.value[k] = packed.value[k]! * scale;
     }
+    while (row < rows) this.start[++row] = nnz;
   }
 
   /** Adds the weights of the listed feature rows into `scores` (indexed by label). */

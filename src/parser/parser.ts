@@ -6,6 +6,7 @@ import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import {
   type ModelData,
+  type PackedWeights,
   packWeights,
   readModelFile,
   unpackWeights,
@@ -50,8 +51,8 @@ export class Parser implements DependencyParser {
     readonly config: ParserConfig,
     /** Arc weights (length 2^bits). */
     readonly arcWeights: Float32Array,
-    /** Label weights: row-major, (2^labelBits) rows × labels.length. */
-    readonly labelWeights: Float32Array,
+    /** Label weights, packed: a row-major table of (2^labelBits) rows × labels.length. */
+    readonly labelWeights: PackedWeights,
     /** Dependency relation names; predictions are indices into this list. */
     readonly labels: string[],
   ) {
@@ -105,7 +106,7 @@ export class Parser implements DependencyParser {
   /** The model-file content of this parser (weights packed: delta-coded indices, 16-bit values). */
   toModelData(): ModelData {
     const a = packWeights(this.arcWeights);
-    const l = packWeights(this.labelWeights);
+    const l = this.labelWeights;
     return {
       kind: "parser",
       meta: {
@@ -170,20 +171,17 @@ export class Parser implements DependencyParser {
     ) {
       throw new VineparseError("model-corrupt", "parser model lacks its weight arrays", path);
     }
+    const lab: PackedWeights = { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale };
     let arc: Float32Array;
-    let lab: Float32Array;
     try {
       arc = unpackWeights(
         { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale },
         1 << meta.bits,
       );
-      lab = unpackWeights(
-        { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale },
-        (1 << meta.labelBits) * meta.labels.length,
-      );
+      return new Parser(config, arc, lab, meta.labels);
     } catch (e) {
-      throw new VineparseError("model-corrupt", `parser weights: ${(e as Error).message}`, path);
+      if (!(e instanceof RangeError)) throw e;
+      throw new VineparseError("model-corrupt", `parser weights: ${e.message}`, path);
     }
-    return new Parser(config, arc, lab, meta.labels);
   }
 }

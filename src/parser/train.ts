@@ -6,7 +6,7 @@ import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.j
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
-import { quantizeWeights } from "../model/model-file.js";
+import { packWeights, quantizeWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -161,7 +161,7 @@ export function trainParser(
     const parser = new Parser(
       config,
       quantizeWeights(arcModel.averaged()),
-      quantizeWeights(labModel.averaged()),
+      packWeights(labModel.averaged()),
       labels.slice(),
     );
     let dev: AttachmentScores | null = null;
