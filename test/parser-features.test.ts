@@ -43,12 +43,14 @@ test("atoms: lower-cased words, 5-character prefixes only for long words, sentin
   assert.equal(a.word[1], a.word[2]); // case-folded
   assert.equal(a.prefix[1], a.word[1]); // "dogs" is short: prefix = word
   assert.equal(a.prefix[3], a.prefix[4]); // both "jumpe"
+  assert.equal(a.suffix[1], a.suffix[2]); // both "ogs"
+  assert.notEqual(a.suffix[3], a.suffix[4]); // "ped" vs "per"
   assert.notEqual(a.word[3], a.word[4]);
   assert.equal(a.xpos[1], a.xpos[2]);
   assert.notEqual(a.xpos[3], a.xpos[4]);
 });
 
-test("arc features: 70 fixed, +2 per distinct in-between UPOS and XPOS (2 for adjacent arcs), +10 prefix back-offs", () => {
+test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for adjacent arcs), +10 prefix back-offs", () => {
   const { x } = sentence([
     ["the", "DET", "DT"],
     ["old", "ADJ", "JJ"],
@@ -58,16 +60,16 @@ test("arc features: 70 fixed, +2 per distinct in-between UPOS and XPOS (2 for ad
   ]);
   const out = new Int32Array(MAX_ARC_FEATURES);
   const mask = (1 << 20) - 1;
-  assert.equal(arcFeatures(x, 4, 3, out, mask), 72); // adjacent
-  assert.equal(arcFeatures(x, 4, 1, out, mask), 74); // between: ADJ ADJ / JJ JJ → 1 + 1 distinct
-  assert.equal(arcFeatures(x, 5, 1, out, mask), 78); // between: ADJ ADJ NOUN / JJ JJ NN → 2 + 2
-  assert.equal(arcFeatures(x, 0, 5, out, mask), 82); // between: DET ADJ ADJ NOUN / DT JJ JJ NN → 3 + 3
+  assert.equal(arcFeatures(x, 4, 3, out, mask), 86); // adjacent
+  assert.equal(arcFeatures(x, 4, 1, out, mask), 88); // between: ADJ ADJ / JJ JJ → 1 + 1 distinct
+  assert.equal(arcFeatures(x, 5, 1, out, mask), 92); // between: ADJ ADJ NOUN / JJ JJ NN → 2 + 2
+  assert.equal(arcFeatures(x, 0, 5, out, mask), 96); // between: DET ADJ ADJ NOUN / DT JJ JJ NN → 3 + 3
   // Words longer than 5 characters add the prefix back-offs of the word bigrams.
   const long = sentence([
     ["dogs", "NOUN", "NNS"],
     ["barked", "VERB", "VBD"],
   ]).x;
-  assert.equal(arcFeatures(long, 2, 1, out, mask), 82);
+  assert.equal(arcFeatures(long, 2, 1, out, mask), 96);
   // Same arc, same indices; reversed arc shares its unigram-without-distance features only partly.
   const a = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));
   const b = Array.from(out.subarray(0, arcFeatures(x, 4, 1, out, mask)));

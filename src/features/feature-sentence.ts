@@ -18,6 +18,8 @@ export class FeatureSentence {
   n = 0;
   word: Int32Array = new Int32Array(0);
   prefix: Int32Array = new Int32Array(0);
+  /** Hash of the lower-cased word's last 3 characters (the word itself when it is that short). */
+  suffix: Int32Array = new Int32Array(0);
   xpos: Int32Array = new Int32Array(0);
   upos: Int32Array = new Int32Array(0);
   /** Dense category id (UPOS vocabulary id) per position; root and sentinel get 0. */
@@ -42,6 +44,7 @@ export class FeatureSentence {
 export class AtomCache {
   private word = new Int32Array(1024);
   private prefix = new Int32Array(1024);
+  private suffix = new Int32Array(1024);
   private known = new Uint8Array(1024);
   private boundTo: Vocab | null = null;
 
@@ -57,6 +60,7 @@ export class AtomCache {
       const cap = Math.max(n + 2, fs.word.length * 2, 64);
       fs.word = new Int32Array(cap);
       fs.prefix = new Int32Array(cap);
+      fs.suffix = new Int32Array(cap);
       fs.xpos = new Int32Array(cap);
       fs.upos = new Int32Array(cap);
       fs.cat = new Int32Array(cap);
@@ -69,6 +73,7 @@ export class AtomCache {
     fs.n = n;
     fs.word[0] = ROOT_WORD;
     fs.prefix[0] = ROOT_WORD;
+    fs.suffix[0] = ROOT_WORD;
     fs.xpos[0] = ROOT_TAG;
     fs.upos[0] = ROOT_TAG;
     fs.cat[0] = 0;
@@ -78,6 +83,7 @@ export class AtomCache {
       if (f >= this.known.length || this.known[f] === 0) this.learn(f, vocab.form.strings[f]!);
       fs.word[i] = this.word[f]!;
       fs.prefix[i] = this.prefix[f]!;
+      fs.suffix[i] = this.suffix[f]!;
       fs.xpos[i] = vocab.xpos.hash(s.xpos[i]!);
       fs.upos[i] = vocab.upos.hash(s.upos[i]!);
       fs.cat[i] = s.upos[i]!;
@@ -85,6 +91,7 @@ export class AtomCache {
     }
     fs.word[n + 1] = EOS;
     fs.prefix[n + 1] = EOS;
+    fs.suffix[n + 1] = EOS;
     fs.xpos[n + 1] = EOS;
     fs.upos[n + 1] = EOS;
     fs.cat[n + 1] = 0;
@@ -114,6 +121,9 @@ export class AtomCache {
       const p = new Int32Array(cap);
       p.set(this.prefix);
       this.prefix = p;
+      const x = new Int32Array(cap);
+      x.set(this.suffix);
+      this.suffix = x;
       const k = new Uint8Array(cap);
       k.set(this.known);
       this.known = k;
@@ -122,6 +132,7 @@ export class AtomCache {
     const w = hashString(lower);
     this.word[id] = w;
     this.prefix[id] = lower.length > 5 ? hashString("\u0001" + lower.slice(0, 5)) : w;
+    this.suffix[id] = lower.length > 3 ? hashString("\u0002" + lower.slice(-3)) : w;
     this.known[id] = 1;
   }
 }

@@ -5,7 +5,7 @@ import { BOS } from "./atoms.js";
 /** Upper bound on the number of feature indices `arcFeatures` writes for one arc. */
 export const MAX_ARC_FEATURES = 256;
 /** Number of indices `headFeatures` and `modifierFeatures` each write. */
-export const UNIGRAM_FEATURES = 12;
+export const UNIGRAM_FEATURES = 16;
 
 /** Binned, directed distance code for arc h→m (McDonald et al. 2005 style bins: 1..5, 6–10, 11–20, >20). */
 export function dirDist(h: number, m: number): number {
@@ -39,7 +39,7 @@ function put(out: Int32Array, k: number, v: number, key: number, mask: number): 
   out[k + 1] = (f ^ key) & mask;
 }
 
-/** Unigram features of the head side of an arc (word, prefix, XPOS, UPOS). Writes 12 indices at k. */
+/** Unigram features of the head side of an arc (word, prefix, suffix, XPOS, UPOS). Writes 16 indices at k. */
 export function headFeatures(
   x: FeatureSentence,
   h: number,
@@ -57,11 +57,15 @@ export function headFeatures(
   put(out, k + 4, mix(3, hp), key, mask);
   put(out, k + 6, mix(mix(4, hf), hp), key, mask);
   put(out, k + 8, mix(5, hf), key, mask);
-  put(out, k + 10, mix(6, x.upos[h]!), key, mask);
-  return k + 12;
+  const hc = x.upos[h]!;
+  const hs = x.suffix[h]!;
+  put(out, k + 10, mix(6, hc), key, mask);
+  put(out, k + 12, mix(7, hs), key, mask);
+  put(out, k + 14, mix(mix(8, hs), hc), key, mask);
+  return k + 16;
 }
 
-/** Unigram features of the modifier side of an arc. Writes 12 indices at k. */
+/** Unigram features of the modifier side of an arc. Writes 16 indices at k. */
 export function modifierFeatures(
   x: FeatureSentence,
   m: number,
@@ -79,12 +83,16 @@ export function modifierFeatures(
   put(out, k + 4, mix(13, mp), key, mask);
   put(out, k + 6, mix(mix(14, mf), mp), key, mask);
   put(out, k + 8, mix(15, mf), key, mask);
-  put(out, k + 10, mix(16, x.upos[m]!), key, mask);
-  return k + 12;
+  const mc = x.upos[m]!;
+  const ms = x.suffix[m]!;
+  put(out, k + 10, mix(16, mc), key, mask);
+  put(out, k + 12, mix(17, ms), key, mask);
+  put(out, k + 14, mix(mix(18, ms), mc), key, mask);
+  return k + 16;
 }
 
 /** Number of head-side template states per token in `FeatureSentence.headPre`. */
-export const HEAD_SLOTS = 31;
+export const HEAD_SLOTS = 34;
 
 /**
  * Mixes, once per token, the head-side part of every pair template (every template mixes its head
@@ -139,6 +147,10 @@ export function fillHeadPrefixes(x: FeatureSentence): void {
     H[o + 28] = mix(61, hc);
     H[o + 29] = mix(63, hp);
     H[o + 30] = mix(62, hc);
+    const hs = x.suffix[h]!;
+    H[o + 31] = mix(37, hs);
+    H[o + 32] = mix(38, hs);
+    H[o + 33] = mix(39, hc);
   }
 }
 
@@ -186,7 +198,12 @@ export function pairFeatures(
   put(out, k + 16, mix(mix(H[o + 8]!, mf), mp), key, mask);
   put(out, k + 18, mix(mix(H[o + 9]!, mw), mc), key, mask);
   put(out, k + 20, mix(H[o + 10]!, mc), key, mask);
-  k += 22;
+  // Suffix pairs: morphology that survives tagging errors.
+  const ms = x.suffix[m]!;
+  put(out, k + 22, mix(H[o + 31]!, ms), key, mask);
+  put(out, k + 24, mix(H[o + 32]!, mc), key, mask);
+  put(out, k + 26, mix(H[o + 33]!, ms), key, mask);
+  k += 28;
   // 5-character-prefix back-offs of the word bigrams (only informative when a word is longer than 5).
   if (hf !== hw || mf !== mw) {
     put(out, k, mix(mix(H[o + 11]!, mf), mp), key, mask);

@@ -19,7 +19,7 @@ import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
-export const FEATURE_VERSION = 4;
+export const FEATURE_VERSION = 5;
 /** Version of the parser's model-file layout (packed weights). */
 export const PARSER_LAYOUT = 2;
 
