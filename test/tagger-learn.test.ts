@@ -84,6 +84,30 @@ test("the learner reaches 100% on a separable toy corpus", () => {
   );
 });
 
+test("beam search training and tagging (early update) learns the toy corpus", () => {
+  const train = toyCorpus(200, 1);
+  const tagger = Tagger.train(train, { epochs: 8, seed: 3, dictionary: false, beam: 4 });
+  const acc = tagAccuracy(
+    train,
+    train.map((s) => tagger.tag(s.words)),
+  );
+  assert.equal(acc.both, 100);
+  const back = Tagger.fromModelData(tagger.toModelData());
+  const test2 = toyCorpus(50, 99);
+  for (const s of test2) assert.deepEqual(back.tag(s.words), tagger.tag(s.words));
+});
+
+test("word dropout still learns the toy corpus", () => {
+  const train = toyCorpus(200, 1);
+  const tagger = Tagger.train(train, { epochs: 8, seed: 3, dropout: 0.5, dropoutMaxCount: 2 });
+  const test2 = toyCorpus(100, 99);
+  const acc = tagAccuracy(
+    test2,
+    test2.map((s) => tagger.tag(s.words)),
+  );
+  assert.ok(acc.both > 98, String(acc.both));
+});
+
 test("training is deterministic given the seed", () => {
   const train = toyCorpus(100, 5);
   const a = Tagger.train(train, { epochs: 3, seed: 7 }).toModelData();

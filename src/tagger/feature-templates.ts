@@ -2,9 +2,12 @@ import { finish, mix } from "../util/hash.js";
 import { MAX_AFFIX, PAD, type WordAtoms } from "./word-atoms.js";
 
 /** Upper bound on the number of features one token produces (size of the caller's buffer). */
-export const MAX_FEATURES = 40;
+export const MAX_FEATURES = 48;
 /** Tag id used for the history before the first token. */
 export const START_TAG = -1;
+
+/** Prefix lengths used as features (1..NPRE); suffix lengths are 1..MAX_AFFIX. */
+const NPRE = 5;
 
 /** Hashes a template id and one atom into a non-zero feature key. */
 function f1(t: number, a: number): number {
@@ -20,9 +23,11 @@ function f2(t: number, a: number, b: number): number {
 
 /**
  * Writes the features of token `i` (0-based) that do not depend on predicted tags into `out`
- * starting at `k`; returns the index after the last one written. Templates: bias; word; lower-case word; prefixes and
- * suffixes 1–4; shape; shape × sentence-initial; digit/hyphen/upper flags; words at ±1, ±2; suffix
- * and shape of the neighbours; word bigrams with the left and right neighbour.
+ * starting at `k`; returns the index after the last one written. Templates: bias; word; lower-case
+ * word; prefixes 1–5 and suffixes 1–6; shape; shape × sentence-initial; digit/hyphen/upper flags;
+ * words at ±1, ±2; suffix and shape of the neighbours; word bigrams with the left and right
+ * neighbour; lexicon ambiguity classes at −2..+2, the lexicon's most frequent tag at +1, +2 and
+ * their pairs.
  */
 export function staticFeatures(a: WordAtoms, i: number, out: Int32Array, k: number): number {
   const p = i + PAD;
@@ -31,10 +36,8 @@ export function staticFeatures(a: WordAtoms, i: number, out: Int32Array, k: numb
   out[k++] = f1(0, 0);
   out[k++] = f1(1, a.word[p]!);
   out[k++] = f1(2, lower[p]!);
-  for (let j = 0; j < MAX_AFFIX; j++) {
-    out[k++] = f1(3 + j, a.prefix[pb + j]!);
-    out[k++] = f1(7 + j, a.suffix[pb + j]!);
-  }
+  for (let j = 0; j < NPRE; j++) out[k++] = f1(100 + j, a.prefix[pb + j]!);
+  for (let j = 0; j < MAX_AFFIX; j++) out[k++] = f1(110 + j, a.suffix[pb + j]!);
   out[k++] = f1(11, a.shape[p]!);
   out[k++] = f2(12, a.shape[p]!, i === 0 ? 1 : 0);
   out[k++] = f1(13, a.flags[p]!);
@@ -48,13 +51,23 @@ export function staticFeatures(a: WordAtoms, i: number, out: Int32Array, k: numb
   out[k++] = f1(21, a.shape[p + 1]!);
   out[k++] = f2(22, lower[p - 1]!, lower[p]!);
   out[k++] = f2(23, lower[p]!, lower[p + 1]!);
+  // Lexicon atoms of the window: ambiguity classes at -2..+2, most frequent tags to the right.
+  out[k++] = f1(41, a.amb[p]!);
+  out[k++] = f1(42, a.amb[p - 1]!);
+  out[k++] = f1(43, a.amb[p + 1]!);
+  out[k++] = f1(44, a.amb[p - 2]!);
+  out[k++] = f1(45, a.amb[p + 2]!);
+  out[k++] = f1(46, a.top[p + 1]!);
+  out[k++] = f1(47, a.top[p + 2]!);
+  out[k++] = f2(48, a.amb[p]!, a.amb[p + 1]!);
+  out[k++] = f2(49, a.top[p + 1]!, a.top[p + 2]!);
   return k;
 }
 
 /**
  * Appends the history features of token `i` given the two previous predicted tags (`START_TAG`
- * before the sentence): previous tag, tag before that, both, and previous tag × word / × next word.
- * Returns the new feature count.
+ * before the sentence): previous tag, tag before that, both, and previous tag × word / × next word /
+ * × suffix. Returns the new feature count.
  */
 export function historyFeatures(
   a: WordAtoms,

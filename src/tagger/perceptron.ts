@@ -39,6 +39,31 @@ export class Perceptron {
     }
   }
 
+  /** Adds the scores of the features feats[from..to) to `out` (no reset). */
+  addScores(feats: Int32Array, from: number, to: number, out: Float32Array): void {
+    const T = this.numClasses;
+    const w = this.weights;
+    const index = this.index;
+    for (let k = from; k < to; k++) {
+      const r = index.get(feats[k]!);
+      if (r < 0) continue;
+      const base = r * T;
+      for (let c = 0; c < T; c++) out[c]! += w[base + c]!;
+    }
+  }
+
+  /** Adds `delta` to the weight of class `cls` for every feature in feats[from..to). */
+  add(feats: Int32Array, from: number, to: number, cls: number, delta: number): void {
+    const T = this.numClasses;
+    const c = this.clock;
+    for (let k = from; k < to; k++) {
+      const r = this.index.getOrAdd(feats[k]!);
+      if ((r + 1) * T > this.weights.length) this.growRows();
+      this.weights[r * T + cls]! += delta;
+      this.sums[r * T + cls]! += c * delta;
+    }
+  }
+
   /** Perceptron update: +1 to `gold`, −1 to `pred` for every feature in feats[from..to) (no-op if equal). */
   update(feats: Int32Array, from: number, to: number, gold: number, pred: number): void {
     if (gold === pred) return;

@@ -1,4 +1,5 @@
 import { MAX_FEATURES, staticFeatures } from "./feature-templates.js";
+import type { Lexicon } from "./lexicon.js";
 import { WordAtoms } from "./word-atoms.js";
 
 /**
@@ -11,13 +12,20 @@ export class SentenceFeatures {
   readonly atoms = new WordAtoms();
   /** Feature keys, MAX_FEATURES slots per token. */
   feats = new Int32Array(64 * MAX_FEATURES);
+  /** Words of the current sentence. */
+  words: readonly string[] = [];
   /** Number of static features per token (the same for every token). */
   numStatic = 0;
 
-  /** Computes atoms and static features for a sentence. */
-  set(words: readonly string[]): void {
+  /**
+   * Computes atoms (with lexicon atoms from `lex`) and static features for a sentence. Tokens with
+   * `unknown[i] === 1` look like unseen words (training only: word dropout).
+   */
+  set(words: readonly string[], lex?: Lexicon, unknown?: Uint8Array): void {
     const n = words.length;
-    this.atoms.set(words);
+    this.words = words;
+    this.atoms.set(words, lex);
+    if (unknown !== undefined) for (let i = 0; i < n; i++) if (unknown[i] === 1) this.atoms.forget(i);
     if (n * MAX_FEATURES > this.feats.length) this.feats = new Int32Array(n * 2 * MAX_FEATURES);
     for (let i = 0; i < n; i++) {
       this.numStatic = staticFeatures(this.atoms, i, this.feats, i * MAX_FEATURES) - i * MAX_FEATURES;

@@ -107,4 +107,18 @@ export class SparseWeights {
       for (let j = rowStart[r]!; j < end; j++) out[cls[j]!]! += value[j]!;
     }
   }
+
+  /** Adds the scores of the features feats[from..to) to `out` (no reset). */
+  addScores(feats: Int32Array, from: number, to: number, out: Float32Array): void {
+    const index = this.index;
+    const rowStart = this.rowStart;
+    const cls = this.cls;
+    const value = this.value;
+    for (let k = from; k < to; k++) {
+      const r = index.get(feats[k]!);
+      if (r < 0) continue;
+      const end = rowStart[r + 1]!;
+      for (let j = rowStart[r]!; j < end; j++) out[cls[j]!]! += value[j]!;
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { Lexicon } from "./lexicon.js";
 import { SentenceFeatures } from "./sentence-features.js";
 import type { TagModel } from "./tag-model.js";
 
@@ -20,15 +21,21 @@ export interface TagResult {
 export class TagDecoder {
   readonly mode: TaggerMode;
   readonly models: readonly TagModel[];
+  /** Word forms → ambiguity class and most frequent tag, shared by the models' features. */
+  readonly lexicon: Lexicon;
+  /** Beam width of the search (1 = greedy). */
+  readonly beam: number;
   private readonly sf = new SentenceFeatures();
   private ids: Int32Array[] = [];
   private readonly pairUpos: string[] = [];
   private readonly pairXpos: string[] = [];
 
-  constructor(mode: TaggerMode, models: readonly TagModel[]) {
+  constructor(mode: TaggerMode, models: readonly TagModel[], lexicon: Lexicon = Lexicon.empty(), beam = 1) {
     if (models.length !== (mode === "joint" ? 1 : 2)) throw new Error(`wrong number of models for ${mode}`);
     this.mode = mode;
     this.models = models;
+    this.lexicon = lexicon;
+    this.beam = beam;
     this.ids = models.map(() => new Int32Array(64));
     if (mode === "joint") {
       for (const c of models[0]!.classes) {
@@ -43,8 +50,9 @@ export class TagDecoder {
   tag(words: readonly string[]): TagResult {
     const n = words.length;
     if (n > this.ids[0]!.length) this.ids = this.models.map(() => new Int32Array(n * 2));
-    this.sf.set(words);
-    for (let m = 0; m < this.models.length; m++) this.models[m]!.decode(words, this.sf, this.ids[m]!);
+    this.sf.set(words, this.lexicon);
+    for (let m = 0; m < this.models.length; m++)
+      this.models[m]!.decode(words, this.sf, this.ids[m]!, undefined, this.beam);
     const upos = new Array<string>(n);
     const xpos = new Array<string>(n);
     if (this.mode === "joint") {
@@ -71,6 +79,8 @@ export class TagDecoder {
     return new TagDecoder(
       this.mode,
       this.models.map((m) => m.frozen()),
+      this.lexicon,
+      this.beam,
     );
   }
 }

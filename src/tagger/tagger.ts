@@ -2,6 +2,7 @@ import type { ConlluSentence } from "../conllu/types.js";
 import type { Annotation } from "../conllu/write.js";
 import { VineparseError } from "../errors.js";
 import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import { Lexicon } from "./lexicon.js";
 import { SparseWeights } from "./sparse-weights.js";
 import { TagDecoder, type TaggerMode, type TagResult } from "./tag-decoder.js";
 import { TagModel } from "./tag-model.js";
@@ -11,7 +12,7 @@ import { type TaggerTrainOptions, trainTagDecoder } from "./train-tagger.js";
 /** Model-file kind of a tagger. */
 export const TAGGER_KIND = "tagger";
 /** Version of the tagger's features and arrays inside the model file; bump when features change. */
-export const TAGGER_VERSION = 1;
+export const TAGGER_VERSION = 2;
 
 interface StoredModel {
   classes: string[];
@@ -43,7 +44,13 @@ export class Tagger {
 
   /** Rebuilds a tagger from decoded model-file content. */
   static fromModelData(data: ModelData, file = "<model>"): Tagger {
-    const meta = data.meta as { version?: number; mode?: TaggerMode; models?: StoredModel[] };
+    const meta = data.meta as {
+      version?: number;
+      mode?: TaggerMode;
+      models?: StoredModel[];
+      lexiconWords?: string[];
+      beam?: number;
+    };
     if (meta.version !== TAGGER_VERSION || meta.models === undefined || meta.mode === undefined) {
       throw new VineparseError(
         "model-version",
@@ -74,7 +81,18 @@ export class Tagger {
       for (let i = 0; i < m.dictWords.length; i++) dict.set(m.dictWords[i]!, m.dictTags[i]!);
       return new TagModel(m.classes, weights, dict);
     });
-    return new Tagger(new TagDecoder(meta.mode, models));
+    const amb = data.arrays["lexicon.amb"];
+    const top = data.arrays["lexicon.top"];
+    if (meta.lexiconWords === undefined || !(amb instanceof Int32Array) || !(top instanceof Int32Array)) {
+      throw new VineparseError("model-corrupt", "tagger lexicon is missing", file);
+    }
+    let lexicon: Lexicon;
+    try {
+      lexicon = new Lexicon(meta.lexiconWords, amb, top);
+    } catch (e) {
+      throw new VineparseError("model-corrupt", `tagger lexicon: ${(e as Error).message}`, file);
+    }
+    return new Tagger(new TagDecoder(meta.mode, models, lexicon, meta.beam ?? 1));
   }
 
   /** The model-file content of this tagger (weights as sparse rows: feature keys, entries per row, class ids, values). */
@@ -91,9 +109,18 @@ export class Tagger {
       const dictWords = [...m.dict.keys()].sort();
       return { classes: [...m.classes], dictWords, dictTags: dictWords.map((w) => m.dict.get(w)!) };
     });
+    const lex = this.decoder.lexicon;
+    arrays["lexicon.amb"] = lex.amb;
+    arrays["lexicon.top"] = lex.top;
     return {
       kind: TAGGER_KIND,
-      meta: { version: TAGGER_VERSION, mode: this.decoder.mode, models: stored },
+      meta: {
+        version: TAGGER_VERSION,
+        mode: this.decoder.mode,
+        models: stored,
+        lexiconWords: [...lex.words],
+        beam: this.decoder.beam,
+      },
       arrays,
     };
   }

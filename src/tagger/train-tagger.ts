@@ -2,6 +2,7 @@ import { Rng } from "../util/rng.js";
 import { type TagAccuracy, tagAccuracy } from "./accuracy.js";
 import { Perceptron } from "./perceptron.js";
 import { SentenceFeatures } from "./sentence-features.js";
+import { buildLexicon, type LexiconOptions } from "./lexicon.js";
 import { PAIR_SEPARATOR, TagDecoder, type TaggerMode } from "./tag-decoder.js";
 import { buildTagDictionary, type TagDictionaryOptions } from "./tag-dictionary.js";
 import { TagModel } from "./tag-model.js";
@@ -29,6 +30,14 @@ export interface TaggerTrainOptions {
   mode?: TaggerMode;
   /** Tag dictionary thresholds, or false to disable it. */
   dictionary?: TagDictionaryOptions | false;
+  /** Beam width of training and tagging (default 1: greedy, updating at every mistake). */
+  beam?: number;
+  /** Word dropout: training tokens of words seen at most this often (default 0: none) ... */
+  dropoutMaxCount?: number;
+  /** ... are made to look unseen with this probability (default 0). */
+  dropout?: number;
+  /** Thresholds of the lexicon behind the ambiguity-class features. */
+  lexicon?: LexiconOptions;
   /** Sentences to report accuracy on after each epoch (never trained on). */
   dev?: readonly TaggedSentence[];
   /** Called after each epoch. */
@@ -81,11 +90,23 @@ export function trainTagDecoder(
           );
     return new TagModel(c.classes, new Perceptron(c.classes.length), dict);
   });
-  const training = new TagDecoder(mode, models);
+  const lexicon = buildLexicon(
+    sentences.map((s, j) => ({ words: s.words, tags: columns[0]!.gold[j]! })),
+    columns[0]!.classes.length,
+    opts.lexicon,
+  );
+  const beam = opts.beam ?? 1;
+  const training = new TagDecoder(mode, models, lexicon, beam);
   const rng = new Rng(opts.seed ?? 1);
   const order = new Int32Array(sentences.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
   const sf = new SentenceFeatures();
+  const dropMax = opts.dropoutMaxCount ?? 0;
+  const dropP = opts.dropout ?? 0;
+  const wordCount = new Map<string, number>();
+  for (const s of sentences) for (const w of s.words) wordCount.set(w, (wordCount.get(w) ?? 0) + 1);
+  const dropRng = new Rng((opts.seed ?? 1) ^ 0x5eed);
+  let unknown = new Uint8Array(64);
   let out = new Int32Array(64);
   for (let epoch = 1; epoch <= epochs; epoch++) {
     const t0 = performance.now();
@@ -96,10 +117,13 @@ export function trainTagDecoder(
       const s = sentences[order[j]!]!;
       const n = s.words.length;
       if (n > out.length) out = new Int32Array(n * 2);
-      sf.set(s.words);
+      if (n > unknown.length) unknown = new Uint8Array(n * 2);
+      for (let i = 0; i < n; i++)
+        unknown[i] = dropP > 0 && wordCount.get(s.words[i]!)! <= dropMax && dropRng.next() < dropP ? 1 : 0;
+      sf.set(s.words, lexicon, unknown);
       for (let m = 0; m < models.length; m++) {
         const gold = columns[m]!.gold[order[j]!]!;
-        models[m]!.decode(s.words, sf, out, gold);
+        models[m]!.decode(s.words, sf, out, gold, beam);
         if (m === 0) for (let i = 0; i < n; i++) if (out[i] === gold[i]) correct++;
       }
       tokens += n;

@@ -1,14 +1,20 @@
 import { hashString } from "../util/hash.js";
+import type { Lexicon } from "./lexicon.js";
 
 /** Padding on each side of a sentence so that window features never bounds-check. */
 export const PAD = 2;
 /** Longest prefix/suffix length used as a feature. */
-export const MAX_AFFIX = 4;
+export const MAX_AFFIX = 6;
 
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const START_HASH = hashString("<s>");
 const END_HASH = hashString("</s>");
+const UNKNOWN_HASH = hashString("<unk>");
+/** `top` atom of a word missing from the lexicon, and of the padding before / after the sentence. */
+export const TOP_UNKNOWN = -2;
+const TOP_START = -3;
+const TOP_END = -4;
 
 /** Shape class of a UTF-16 code unit given whether it was changed by lower-casing. */
 function shapeClass(c: number, upper: boolean): number {
@@ -23,8 +29,9 @@ function shapeClass(c: number, upper: boolean): number {
 
 /**
  * Per-token integer atoms of one sentence, computed once and reused by every feature template:
- * hashes of the word, its lower-case form, its prefixes and suffixes (lower-cased, lengths 1–4) and
- * its collapsed shape ("Xx", "d.d", "x-x"). Arrays are padded by `PAD` start/end atoms on both sides
+ * hashes of the word, its lower-case form, its prefixes and suffixes (lower-cased, lengths 1–6), its
+ * collapsed shape ("Xx", "d.d", "x-x") and its lexicon entry (ambiguity class, most frequent tag).
+ * Arrays are padded by `PAD` start/end atoms on both sides
  * and reused between sentences, so tagging allocates nothing per token beyond `toLowerCase`.
  */
 export class WordAtoms {
@@ -40,20 +47,42 @@ export class WordAtoms {
   suffix = new Int32Array(64 * MAX_AFFIX);
   /** 1 if the token contains a digit, 2 if a hyphen, 4 if an upper-case letter (bit set). */
   flags = new Uint8Array(64);
+  /** Lexicon ambiguity class of the word (a fixed atom if unknown). */
+  amb = new Int32Array(64);
+  /** Lexicon most frequent tag of the word (`TOP_UNKNOWN` if unknown). */
+  top = new Int32Array(64);
 
-  /** Fills the atoms for a sentence of word strings. */
-  set(words: readonly string[]): void {
+  /** Fills the atoms for a sentence of word strings, with lexicon atoms from `lex` if given. */
+  set(words: readonly string[], lex?: Lexicon): void {
     const n = words.length;
     this.n = n;
     const size = n + 2 * PAD;
     if (size > this.word.length) this.resize(size * 2);
-    for (let p = 0; p < PAD; p++) this.fillPad(p, START_HASH);
-    for (let p = n + PAD; p < size; p++) this.fillPad(p, END_HASH);
-    for (let i = 0; i < n; i++) this.fillWord(i + PAD, words[i]!);
+    for (let p = 0; p < PAD; p++) this.fillPad(p, START_HASH, TOP_START);
+    for (let p = n + PAD; p < size; p++) this.fillPad(p, END_HASH, TOP_END);
+    for (let i = 0; i < n; i++) {
+      const w = words[i]!;
+      this.fillWord(i + PAD, w);
+
+      const e = lex === undefined ? -1 : lex.get(w);
+      this.amb[i + PAD] = e < 0 ? UNKNOWN_HASH : lex!.amb[e]!;
+      this.top[i + PAD] = e < 0 ? TOP_UNKNOWN : lex!.top[e]!;
+    }
   }
 
-  private fillPad(p: number, h: number): void {
+  /** Makes token i (0-based) look like a word never seen in training: its identity and lexicon atoms become the unknown atom. */
+  forget(i: number): void {
+    const p = i + PAD;
+    this.word[p] = UNKNOWN_HASH;
+    this.lower[p] = UNKNOWN_HASH;
+    this.amb[p] = UNKNOWN_HASH;
+    this.top[p] = TOP_UNKNOWN;
+  }
+
+  private fillPad(p: number, h: number, top: number): void {
     this.word[p] = h;
+    this.amb[p] = h;
+    this.top[p] = top;
     this.lower[p] = h;
     this.shape[p] = h;
     this.flags[p] = 0;
@@ -81,6 +110,7 @@ export class WordAtoms {
         hs = Math.imul(hs ^ cls, FNV_PRIME);
         lastClass = cls;
       }
+
       if (cls === 100) flags |= 1;
       else if (c === 45) flags |= 2;
       else if (cls === 88) flags |= 4;
@@ -110,5 +140,7 @@ export class WordAtoms {
     this.prefix = new Int32Array(size * MAX_AFFIX);
     this.suffix = new Int32Array(size * MAX_AFFIX);
     this.flags = new Uint8Array(size);
+    this.amb = new Int32Array(size);
+    this.top = new Int32Array(size);
   }
 }
