@@ -5,7 +5,7 @@ import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse tagger train --train T.conllu [--dev D.conllu] [--epochs N] [--seed S]
-                              [--mode joint|separate] --out MODEL
+                              [--mode joint|separate] [--beam K] --out MODEL
 
 Trains an averaged-perceptron part-of-speech tagger (UPOS and XPOS) on the gold tags of a CoNLL-U
 file and writes it to MODEL. Progress (epoch, tokens/s, dev accuracy) goes to stderr.
@@ -19,6 +19,8 @@ options:
   --min-count N     tag dictionary: minimum word frequency (default 20)
   --min-ratio R     tag dictionary: minimum share of the dominant tag (default 0.97)
   --no-dictionary   do not use a tag dictionary
+  --lexicon-min-count N  lexicon features: minimum word frequency (default 30)
+  --beam K          beam width of training and tagging (default 1: greedy)
   --out FILE        where to write the model
   -h, --help        show this help
 `;
@@ -43,6 +45,8 @@ export const command: Command = {
       "min-count": { type: "string" },
       "min-ratio": { type: "string" },
       "no-dictionary": { type: "boolean" },
+      "lexicon-min-count": { type: "string" },
+      beam: { type: "string" },
       out: { type: "string" },
     });
     const trainPath = requireOption("tagger train", "train", values.train);
@@ -55,6 +59,14 @@ export const command: Command = {
       integer: true,
     });
     const minRatio = numberOption("tagger train", "min-ratio", values["min-ratio"], 0.97, { min: 0, max: 1 });
+    const lexiconMinCount = numberOption(
+      "tagger train",
+      "lexicon-min-count",
+      values["lexicon-min-count"],
+      30,
+      { min: 1, integer: true },
+    );
+    const beam = numberOption("tagger train", "beam", values.beam, 1, { min: 1, integer: true });
     const train = load(trainPath);
     const dev = values.dev === undefined ? undefined : load(values.dev);
     let tokens = 0;
@@ -68,6 +80,8 @@ export const command: Command = {
       seed,
       mode,
       dictionary: values["no-dictionary"] === true ? false : { minCount, minRatio },
+      lexicon: { minCount: lexiconMinCount },
+      beam,
       dev,
       onEpoch: (p) => {
         const devText =

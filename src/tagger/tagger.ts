@@ -21,8 +21,8 @@ interface StoredModel {
 }
 
 /**
- * Averaged-perceptron part-of-speech tagger predicting UPOS and XPOS (greedy left to right, hashed
- * features, tag dictionary). Train with `Tagger.train`, persist with `save`/`Tagger.load`, and tag
+ * Averaged-perceptron part-of-speech tagger predicting UPOS and XPOS (greedy left to right or beam
+ * search, hashed features, tag dictionary, lexicon features from the training text). Train with `Tagger.train`, persist with `save`/`Tagger.load`, and tag
  * plain word strings (`tag`) or CoNLL-U sentences (`tagSentence`, `annotate`).
  */
 export class Tagger {
