@@ -49,7 +49,20 @@ export {
 } from "./eval/attachment.js";
 export { oracleReduction, type PruningCounts, PruningEvaluator, type PruningScores } from "./eval/pruning.js";
 export { type ModelData, readModelFile, writeModelFile } from "./model/model-file.js";
-export { loadParser } from "./parser/load-parser.js";
+export { loadParser, parserFromModel } from "./parser/load-parser.js";
+export {
+  HigherOrderParser,
+  type HigherOrderConfig,
+  type HigherOrderParseResult,
+} from "./parser/higher-order-parser.js";
+export {
+  trainHigherOrderParser,
+  evaluateDependencyParser,
+  type HigherOrderTrainOptions,
+  type HigherOrderEpochReport,
+  type HigherOrderTrainResult,
+} from "./parser/higher-order-train.js";
+export { TopKPruner } from "./parser/top-k-pruner.js";
 export { Parser, type ParserConfig } from "./parser/parser.js";
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
