@@ -73,6 +73,8 @@ function zeroCounts(): AttachmentCounts {
 export class AttachmentEvaluator {
   private c: AttachmentCounts = zeroCounts();
   private readonly punctUpos: number;
+  /** Scratch punctuation flags for `addSentence`. */
+  private punct = new Uint8Array(64);
 
   constructor(opts: AttachmentOptions = {}) {
     this.punctUpos = opts.punctUpos ?? -1;
@@ -123,36 +125,10 @@ export class AttachmentEvaluator {
   /** Adds a gold `Sentence` and the system's heads and relation ids (same vocabulary); punctuation by `punctUpos`. */
   addSentence(gold: Sentence, sysHeads: ArrayLike<number>, sysRels: ArrayLike<number> | null): void {
     const n = gold.n;
-    const p = this.punctUpos;
-    const c = this.c;
-    const upos = gold.upos;
-    let head = 0;
-    let lab = 0;
-    let tokNp = 0;
-    let headNp = 0;
-    let labNp = 0;
-    for (let i = 1; i <= n; i++) {
-      const h = gold.head[i] === sysHeads[i] ? 1 : 0;
-      const l = h === 1 && sysRels !== null && gold.deprel[i] === sysRels[i] ? 1 : 0;
-      head += h;
-      lab += l;
-      if (upos[i] !== p) {
-        tokNp++;
-        headNp += h;
-        labNp += l;
-      }
-    }
-    c.sentences++;
-    c.tokens += n;
-    c.headCorrect += head;
-    c.labelledCorrect += lab;
-    c.tokensNoPunct += tokNp;
-    c.headCorrectNoPunct += headNp;
-    c.labelledCorrectNoPunct += labNp;
-    if (head === n) c.exactUnlabelled++;
-    if (lab === n) c.exactLabelled++;
-    if (headNp === tokNp) c.exactUnlabelledNoPunct++;
-    if (labNp === tokNp) c.exactLabelledNoPunct++;
+    if (this.punct.length < n + 1) this.punct = new Uint8Array(2 * (n + 1));
+    const punct = this.punct;
+    for (let i = 1; i <= n; i++) punct[i] = gold.upos[i] === this.punctUpos ? 1 : 0;
+    this.add(n, gold.head, gold.deprel, sysHeads, sysRels, punct);
   }
 
   /** Adds the counts of another evaluator (e.g. one per worker thread). */
