@@ -6,7 +6,7 @@ import { after, test } from "node:test";
 import { parseConllu, readConlluFile, streamConllu } from "../src/conllu/read.js";
 import { formatSentence } from "../src/conllu/write.js";
 import { Rng } from "../src/util/rng.js";
-import { sharedUd } from "./helpers.js";
+import { sharedUd, randomHeads } from "./helpers.js";
 
 /** Options of `randomConllu`. */
 export interface RandomConlluOptions {
@@ -32,20 +32,6 @@ const FORMS = [
   "1,000",
 ];
 const COMMENTS = ["# sent_id = ", "# text = ", "# newpar", "# newdoc id = d", "#", "# note: tabs\tinside"];
-
-/** A random tree over n words (heads[m] for m = 1..n), projective or not. */
-export function randomHeads(rng: Rng, n: number): Int32Array {
-  const order = Int32Array.from({ length: n }, (_, i) => i + 1);
-  rng.shuffle(order);
-  const heads = new Int32Array(n + 1);
-  heads[0] = -1;
-  const attached = [0];
-  for (const m of order) {
-    heads[m] = attached[rng.int(attached.length)]!;
-    attached.push(m);
-  }
-  return heads;
-}
 
 function pick<T>(rng: Rng, a: readonly T[]): T {
   return a[rng.int(a.length)]!;

@@ -4,7 +4,7 @@ import { readConlluFile } from "../src/conllu/read.js";
 import { corpusStats, countNonProjectiveArcs, fileStats, isProjective } from "../src/corpus/stats.js";
 import { round } from "../src/eval/percent.js";
 import { Rng } from "../src/util/rng.js";
-import { fixture } from "./helpers.js";
+import { fixture, randomHeads } from "./helpers.js";
 
 /** Straightforward definition: h→m is non-projective if a word strictly between is not below h. */
 function bruteForce(heads: ArrayLike<number>, n: number): number {
@@ -25,20 +25,6 @@ function bruteForce(heads: ArrayLike<number>, n: number): number {
   return count;
 }
 
-/** A uniformly shaped random tree: attach words in random order to an already attached node. */
-function randomTree(rng: Rng, n: number): Int32Array {
-  const order = Int32Array.from({ length: n }, (_, i) => i + 1);
-  rng.shuffle(order);
-  const heads = new Int32Array(n + 1);
-  heads[0] = -1;
-  const attached = [0];
-  for (const m of order) {
-    heads[m] = attached[rng.int(attached.length)]!;
-    attached.push(m);
-  }
-  return heads;
-}
-
 test("non-projective arcs: classic examples", () => {
   // "A hearing is scheduled on the issue today": 2→7 crosses 4→8's head word.
   assert.equal(countNonProjectiveArcs([-1, 2, 4, 4, 0, 7, 7, 2, 4, 4], 9), 1);
@@ -56,7 +42,7 @@ test("non-projective arcs agree with the brute-force definition on random trees"
   let nonProjective = 0;
   for (let t = 0; t < 2000; t++) {
     const n = 1 + rng.int(15);
-    const heads = randomTree(rng, n);
+    const heads = randomHeads(rng, n);
     const got = countNonProjectiveArcs(heads, n);
     assert.equal(got, bruteForce(heads, n), `heads ${Array.from(heads).join(" ")}`);
     if (got > 0) nonProjective++;

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Rng } from "../src/util/rng.js";
 
 /** Repository root (tests run from dist/test). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -14,4 +15,18 @@ export function sharedUd(): string | null {
 /** Path of a fixture file committed under test/fixtures. */
 export function fixture(name: string): string {
   return join(repoRoot, "test", "fixtures", name);
+}
+
+/** A random tree over n words (heads[m] for m = 1..n; projective or not, any number of root children). */
+export function randomHeads(rng: Rng, n: number): Int32Array {
+  const order = Int32Array.from({ length: n }, (_, i) => i + 1);
+  rng.shuffle(order);
+  const heads = new Int32Array(n + 1);
+  heads[0] = -1;
+  const attached = [0];
+  for (const m of order) {
+    heads[m] = attached[rng.int(attached.length)]!;
+    attached.push(m);
+  }
+  return heads;
 }
