@@ -9,7 +9,6 @@ import {
   type PackedWeights,
   packWeights,
   readModelFile,
-  unpackWeights,
   writeModelFile,
 } from "../model/model-file.js";
 import type { ArcMask } from "../prune/arc-mask.js";
@@ -46,20 +45,40 @@ export class Parser implements DependencyParser {
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
   private readonly lscores: Float64Array;
   private readonly labelRows: LabelRows;
+  private readonly arcInt: { weights: Int16Array; scale: number };
+  private arcFloat: Float32Array | null;
 
   constructor(
     readonly config: ParserConfig,
-    /** Arc weights (length 2^bits). */
-    readonly arcWeights: Float32Array,
+    /** Arc weights (length 2^bits): floats (already quantized, as the trainer makes them) or packed. */
+    arcWeights: Float32Array | PackedWeights,
     /** Label weights, packed: a row-major table of (2^labelBits) rows × labels.length. */
     readonly labelWeights: PackedWeights,
     /** Dependency relation names; predictions are indices into this list. */
     readonly labels: string[],
   ) {
-    this.scorer = new ArcScorer(arcWeights);
+    if (arcWeights instanceof Float32Array) {
+      this.arcFloat = arcWeights;
+      this.arcInt = quantizedInt16(arcWeights);
+    } else {
+      this.arcFloat = null;
+      this.arcInt = int16FromPacked(arcWeights, 1 << config.bits);
+    }
+    this.scorer = new ArcScorer(this.arcInt.weights, this.arcInt.scale);
     this.decoder = createFirstOrderDecoder(config.decoder);
     this.lscores = new Float64Array(labels.length);
     this.labelRows = new LabelRows(labelWeights, 1 << config.labelBits, labels.length);
+  }
+
+  /** Arc weights as floats (length 2^bits), materialized on first use when the model was loaded packed. */
+  get arcWeights(): Float32Array {
+    if (this.arcFloat === null) {
+      const { weights, scale } = this.arcInt;
+      const w = new Float32Array(weights.length);
+      for (let i = 0; i < w.length; i++) w[i] = weights[i]! * scale;
+      this.arcFloat = w;
+    }
+    return this.arcFloat;
   }
 
   /** Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`; `mask` restricts the arcs. */
@@ -172,16 +191,37 @@ export class Parser implements DependencyParser {
       throw new VineparseError("model-corrupt", "parser model lacks its weight arrays", path);
     }
     const lab: PackedWeights = { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale };
-    let arc: Float32Array;
+    const arc: PackedWeights = { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale };
     try {
-      arc = unpackWeights(
-        { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale },
-        1 << meta.bits,
-      );
       return new Parser(config, arc, lab, meta.labels);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       throw new VineparseError("model-corrupt", `parser weights: ${e.message}`, path);
     }
   }
+}
+
+/** The 16-bit form of (already quantized) weights: integers and their common step. */
+function quantizedInt16(w: Float32Array): { weights: Int16Array; scale: number } {
+  let max = 0;
+  for (let i = 0; i < w.length; i++) {
+    const a = w[i]! < 0 ? -w[i]! : w[i]!;
+    if (a > max) max = a;
+  }
+  const scale = max > 0 ? max / 32767 : 1;
+  const q = new Int16Array(w.length);
+  for (let i = 0; i < w.length; i++) q[i] = Math.round(w[i]! / scale);
+  return { weights: q, scale };
+}
+
+/** Expands packed weights straight into their 16-bit table (no float pass). */
+function int16FromPacked(p: PackedWeights, size: number): { weights: Int16Array; scale: number } {
+  const q = new Int16Array(size);
+  let i = 0;
+  for (let k = 0; k < p.delta.length; k++) {
+    i += p.delta[k]!;
+    if (i >= size) throw new RangeError("packed weights exceed the vector size");
+    q[i] = p.value[k]!;
+  }
+  return { weights: q, scale: p.scale };
 }

@@ -6,7 +6,7 @@ import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.j
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
-import { packWeights, quantizeWeights } from "../model/model-file.js";
+import { packWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -160,7 +160,7 @@ export function trainParser(
     // Quantized as a saved model is, so the returned parser behaves exactly like the file it writes.
     const parser = new Parser(
       config,
-      quantizeWeights(arcModel.averaged()),
+      packWeights(arcModel.averaged()),
       packWeights(labModel.averaged()),
       labels.slice(),
     );
