@@ -97,6 +97,36 @@ test("no-sibling part (s = h): hand-computed tag-pair feature with the NO_SIBLIN
   assert.equal(left[0], finish(mix(mix(mix(101, NO_SIBLING), x.xpos[3]!), 2)) & MASK);
 });
 
+test("every sibling template is conjoined with direction: mirrored parts share no feature", () => {
+  // "a b c b a": tokens mirrored around 3, so (3, 2, 1) and (3, 4, 5) see the same words and tags.
+  const rows = ["a\tDET\tDT", "b\tADJ\tJJ", "c\tNOUN\tNN", "b\tADJ\tJJ", "a\tDET\tDT"].map((r, i) => {
+    const [w, c, p] = r.split("\t");
+    return `${i + 1}\t${w}\t${w}\t${c}\t${p}\t_\t${i === 2 ? 0 : 3}\tdep\t_\t_`;
+  });
+  const v = new Vocabularies();
+  const y = new AtomCache().prepare(
+    toSentence([...parseConllu(`${rows.join("\n")}\n\n`)][0]!, v),
+    v,
+    new FeatureSentence(),
+  );
+  const big = (1 << 30) - 1;
+  for (const [left, right] of [
+    [
+      [3, 2, 1],
+      [3, 4, 5],
+    ],
+    [
+      [3, 3, 2],
+      [3, 3, 4],
+    ],
+  ] as const) {
+    const l = feats((o) => siblingFeatures(y, left[0], left[1], left[2], o, big));
+    const r = new Set(feats((o) => siblingFeatures(y, right[0], right[1], right[2], o, big)));
+    assert.equal(l.length, SIBLING_FEATURES);
+    for (const f of l) assert.ok(!r.has(f), `feature ${f} shared by mirrored parts`);
+  }
+});
+
 test("grandparent and grand-sibling features: counts, root grandparent, hand checks", () => {
   const g = feats((o) => grandFeatures(x, 4, 6, 5, o, MASK));
   assert.equal(g.length, GRAND_FEATURES);

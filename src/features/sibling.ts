@@ -5,9 +5,9 @@ import type { FeatureSentence } from "./feature-sentence.js";
 export const NO_SIBLING = hashString("<no-sibling>");
 
 /** Number of indices `siblingPairFeatures` writes. */
-export const SIBLING_PAIR_FEATURES = 11;
+export const SIBLING_PAIR_FEATURES = 19;
 /** Number of indices `siblingTripleFeatures` writes. */
-export const SIBLING_TRIPLE_FEATURES = 6;
+export const SIBLING_TRIPLE_FEATURES = 13;
 /** Number of indices `siblingFeatures` writes for any part. */
 export const SIBLING_FEATURES = SIBLING_PAIR_FEATURES + SIBLING_TRIPLE_FEATURES;
 
@@ -17,17 +17,20 @@ function distBin(d: number): number {
 }
 
 /**
- * Features of the sibling pair alone (McDonald & Pereira 2006): tags, words and prefixes of the inner
- * sibling (atoms ws/fs/ps/cs, `NO_SIBLING` when there is none) and of the modifier m, conjoined with
- * direction and the binned s–m distance `dd`, plus the tags next to the pair: `pin` just inside the
- * sibling (toward m) and the tag just beyond m. Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
+ * Features of the sibling pair alone (McDonald & Pereira 2006): tags, words, prefixes and suffixes of the
+ * inner sibling (atoms ws/fs/ps/cs/us, `NO_SIBLING` when there is none) and of the modifier m, conjoined
+ * with direction and the binned s–m distance `dd`, UPOS/XPOS mixes, plus the tags around the pair: `pin`
+ * just inside the sibling (toward m), `pout` just beyond the sibling (away from m), and the tags just
+ * inside and just beyond m. Writes `SIBLING_PAIR_FEATURES` indices at out[k…].
  */
 function pairCore(
   ws: number,
   fs: number,
   ps: number,
   cs: number,
+  us: number,
   pin: number,
+  psOut: number,
   x: FeatureSentence,
   m: number,
   dir: number,
@@ -47,10 +50,19 @@ function pairCore(
   out[k + 5] = finish(mix(mix(mix(106, ps), wm), dir)) & mask;
   out[k + 6] = finish(mix(mix(mix(mix(107, ws), wm), pm), dd)) & mask;
   const pout = x.xpos[dir === 1 ? m + 1 : m - 1]!;
+  const pmIn = x.xpos[dir === 1 ? m - 1 : m + 1]!;
   out[k + 7] = finish(mix(mix(mix(mix(108, ps), pin), pm), dir)) & mask;
   out[k + 8] = finish(mix(mix(mix(mix(109, ps), pm), pout), dir)) & mask;
   out[k + 9] = finish(mix(mix(mix(110, cs), cm), dir)) & mask;
   out[k + 10] = finish(mix(mix(mix(117, fs), x.prefix[m]!), dir)) & mask;
+  out[k + 11] = finish(mix(mix(mix(118, cs), pm), dir)) & mask;
+  out[k + 12] = finish(mix(mix(mix(119, ps), cm), dir)) & mask;
+  out[k + 13] = finish(mix(mix(mix(mix(120, ps), pm), pmIn), dir)) & mask;
+  out[k + 14] = finish(mix(mix(mix(mix(mix(121, ps), pm), pmIn), pout), dir)) & mask;
+  out[k + 15] = finish(mix(mix(mix(mix(mix(122, ps), pin), pm), pmIn), dir)) & mask;
+  out[k + 16] = finish(mix(mix(mix(mix(123, ps), psOut), pm), dir)) & mask;
+  out[k + 17] = finish(mix(mix(mix(124, us), pm), dir)) & mask;
+  out[k + 18] = finish(mix(mix(mix(125, ps), x.suffix[m]!), dir)) & mask;
   return k + SIBLING_PAIR_FEATURES;
 }
 
@@ -58,27 +70,45 @@ function pairCore(
  * Hash states of the head–sibling–modifier templates before the sibling is mixed in (they depend on
  * h and m only, so a scorer can compute them once per (h, m) and reuse them for every inner sibling s).
  * Templates: XPOS and UPOS tag trigrams, trigrams with the head's or the modifier's word, the XPOS
- * trigram with the binned h–m distance, and the trigram with the sibling's word; all with direction.
+ * trigram with the binned h–m distance, the trigram with the sibling's word, UPOS/XPOS mixed trigrams
+ * (UPOS head; UPOS modifier; UPOS head and modifier with the XPOS sibling), the XPOS trigram with the tag
+ * next to the head toward m, the sibling's word with the modifier's word and head XPOS or the head's
+ * word and modifier XPOS, and the XPOS trigram with the binned s–m distance; all with direction.
  * Writes `SIBLING_TRIPLE_FEATURES` states into `base`.
  */
 export function siblingTripleBase(x: FeatureSentence, h: number, m: number, base: Int32Array): void {
   const dir = h < m ? 1 : 2;
   const ph = x.xpos[h]!;
   const pm = x.xpos[m]!;
+  const ch = x.upos[h]!;
+  const cm = x.upos[m]!;
+  const wh = x.word[h]!;
+  const wm = x.word[m]!;
   base[0] = mix(mix(mix(111, ph), pm), dir);
-  base[1] = mix(mix(mix(112, x.upos[h]!), x.upos[m]!), dir);
-  base[2] = mix(mix(mix(113, x.word[h]!), pm), dir);
-  base[3] = mix(mix(mix(114, ph), x.word[m]!), dir);
+  base[1] = mix(mix(mix(112, ch), cm), dir);
+  base[2] = mix(mix(mix(113, wh), pm), dir);
+  base[3] = mix(mix(mix(114, ph), wm), dir);
   base[4] = mix(mix(mix(mix(115, ph), pm), dir), distBin(m > h ? m - h : h - m));
   base[5] = mix(mix(mix(116, ph), pm), dir);
+  base[6] = mix(mix(mix(130, ch), pm), dir);
+  base[7] = mix(mix(mix(131, ph), cm), dir);
+  base[8] = mix(mix(mix(132, ch), cm), dir);
+  base[9] = mix(mix(mix(mix(133, ph), pm), dir), x.xpos[dir === 1 ? h + 1 : h - 1]!);
+  base[10] = mix(mix(mix(134, ph), wm), dir);
+  base[11] = mix(mix(mix(135, wh), pm), dir);
+  base[12] = mix(mix(mix(136, ph), pm), dir);
 }
 
-/** Finishes the triple templates from their `siblingTripleBase` states with the sibling's atoms; writes at out[k…]. */
+/**
+ * Finishes the triple templates from their `siblingTripleBase` states with the sibling's atoms (word,
+ * XPOS, UPOS) and `sd`, the binned s–m distance (any fixed code when there is no sibling); writes at out[k…].
+ */
 export function siblingTripleFinish(
   base: Int32Array,
   ws: number,
   ps: number,
   cs: number,
+  sd: number,
   out: Int32Array,
   k: number,
   mask: number,
@@ -89,10 +119,22 @@ export function siblingTripleFinish(
   out[k + 3] = finish(mix(base[3]!, ps)) & mask;
   out[k + 4] = finish(mix(base[4]!, ps)) & mask;
   out[k + 5] = finish(mix(base[5]!, ws)) & mask;
+  out[k + 6] = finish(mix(base[6]!, ps)) & mask;
+  out[k + 7] = finish(mix(base[7]!, cs)) & mask;
+  out[k + 8] = finish(mix(base[8]!, ps)) & mask;
+  out[k + 9] = finish(mix(base[9]!, ps)) & mask;
+  out[k + 10] = finish(mix(base[10]!, ws)) & mask;
+  out[k + 11] = finish(mix(base[11]!, ws)) & mask;
+  out[k + 12] = finish(mix(mix(base[12]!, ps), sd)) & mask;
   return k + SIBLING_TRIPLE_FEATURES;
 }
 
 const tripleBase = new Int32Array(SIBLING_TRIPLE_FEATURES);
+
+/** Binned distance between siblings s and m (code passed to `siblingTripleFinish`). */
+export function siblingDist(s: number, m: number): number {
+  return distBin(s < m ? m - s : s - m);
+}
 
 /**
  * Features of the pair (s, m) of adjacent siblings, s ≠ h (they do not depend on the head: the
@@ -109,7 +151,23 @@ export function siblingPairFeatures(
   const dir = s < m ? 1 : 2;
   const dd = (dir << 4) | distBin(s < m ? m - s : s - m);
   const pin = x.xpos[dir === 1 ? s + 1 : s - 1]!;
-  return pairCore(x.word[s]!, x.prefix[s]!, x.xpos[s]!, x.upos[s]!, pin, x, m, dir, dd, out, k, mask);
+  const psOut = x.xpos[dir === 1 ? s - 1 : s + 1]!;
+  return pairCore(
+    x.word[s]!,
+    x.prefix[s]!,
+    x.xpos[s]!,
+    x.upos[s]!,
+    x.suffix[s]!,
+    pin,
+    psOut,
+    x,
+    m,
+    dir,
+    dd,
+    out,
+    k,
+    mask,
+  );
 }
 
 /** Features of (h, s, m) that involve the head, s ≠ h. Writes `SIBLING_TRIPLE_FEATURES` indices at out[k…]. */
@@ -123,7 +181,7 @@ export function siblingTripleFeatures(
   mask: number,
 ): number {
   siblingTripleBase(x, h, m, tripleBase);
-  return siblingTripleFinish(tripleBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, out, k, mask);
+  return siblingTripleFinish(tripleBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, siblingDist(s, m), out, k, mask);
 }
 
 /**
@@ -141,9 +199,24 @@ export function noSiblingFeatures(
   const dir = h < m ? 1 : 2;
   const dd = (dir << 4) | 8 | distBin(h < m ? m - h : h - m);
   const pin = x.xpos[dir === 1 ? h + 1 : h - 1]!;
-  k = pairCore(NO_SIBLING, NO_SIBLING, NO_SIBLING, NO_SIBLING, pin, x, m, dir, dd, out, k, mask);
+  k = pairCore(
+    NO_SIBLING,
+    NO_SIBLING,
+    NO_SIBLING,
+    NO_SIBLING,
+    NO_SIBLING,
+    pin,
+    NO_SIBLING,
+    x,
+    m,
+    dir,
+    dd,
+    out,
+    k,
+    mask,
+  );
   siblingTripleBase(x, h, m, tripleBase);
-  return siblingTripleFinish(tripleBase, NO_SIBLING, NO_SIBLING, NO_SIBLING, out, k, mask);
+  return siblingTripleFinish(tripleBase, NO_SIBLING, NO_SIBLING, NO_SIBLING, 0, out, k, mask);
 }
 
 /**

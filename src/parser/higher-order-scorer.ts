@@ -14,6 +14,7 @@ import {
   SIBLING_FEATURES,
   SIBLING_PAIR_FEATURES,
   SIBLING_TRIPLE_FEATURES,
+  siblingDist,
   siblingPairFeatures,
   siblingTripleBase,
   siblingTripleFinish,
@@ -142,7 +143,16 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       this.sibH = h;
       this.sibM = m;
     }
-    siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.wmask);
+    siblingTripleFinish(
+      this.sibBase,
+      x.word[s]!,
+      x.xpos[s]!,
+      x.upos[s]!,
+      siblingDist(s, m),
+      buf,
+      0,
+      this.wmask,
+    );
     for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) v += w[buf[j]!]!;
     return v;
   }
