@@ -1,9 +1,9 @@
 import type { Sentence } from "../corpus/sentence.js";
+import { BestEpoch, evaluateParser } from "./evaluate.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { grandSiblingParts, siblingParts } from "../decode/parts.js";
 import { SecondOrderDecoder } from "../decode/second-order.js";
 import { ThirdOrderDecoder } from "../decode/third-order.js";
-import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.js";
 import { PruningEvaluator, type PruningScores } from "../eval/pruning.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
@@ -18,7 +18,6 @@ import { HigherOrderScorer } from "./higher-order-scorer.js";
 import type { Parser } from "./parser.js";
 import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import { type EpochReport, trainParser } from "./train.js";
-import type { DependencyParser } from "./types.js";
 
 /** What to do with a training sentence whose gold tree uses an arc the top-k mask pruned. */
 export type GoldPrunedPolicy = "update" | "skip" | "restore";
@@ -175,9 +174,7 @@ export function trainHigherOrderParser(
   };
 
   const history: HigherOrderEpochReport[] = [];
-  let best: HigherOrderParser | null = null;
-  let bestKey = -1;
-  let bestEpoch = 0;
+  const best = new BestEpoch<HigherOrderParser>();
   for (let epoch = 1; epoch <= epochs; epoch++) {
     rng.shuffle(indices);
     const t0 = process.hrtime.bigint();
@@ -262,19 +259,9 @@ export function trainHigherOrderParser(
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     // Quantized like the model file, so a saved and reloaded parser parses identically.
     const parser = new HigherOrderParser(config, quantizeWeights(model.averaged()), fo);
-    let dev: AttachmentScores | null = null;
-    if (opts.dev !== undefined && opts.dev.length > 0) {
-      dev = evaluateDependencyParser(parser, opts.dev, vocab);
-      const key = dev.uasNoPunct * 1000 + dev.lasNoPunct;
-      if (key > bestKey) {
-        bestKey = key;
-        best = parser;
-        bestEpoch = epoch;
-      }
-    } else {
-      best = parser;
-      bestEpoch = epoch;
-    }
+    const dev =
+      opts.dev !== undefined && opts.dev.length > 0 ? evaluateParser(parser, opts.dev, vocab) : null;
+    best.offer(epoch, parser, dev);
     const r: HigherOrderEpochReport = {
       epoch,
       seconds,
@@ -286,23 +273,8 @@ export function trainHigherOrderParser(
     history.push(r);
     opts.onEpoch?.(r);
   }
-  return { parser: best!, history, bestEpoch, firstOrder, trainPruning, pruneSeconds };
+  return { parser: best.parser!, history, bestEpoch: best.epoch, firstOrder, trainPruning, pruneSeconds };
 }
 
-/** Parses gold sentences with any parser and scores the result (punctuation = UPOS "PUNCT"). */
-export function evaluateDependencyParser(
-  parser: DependencyParser,
-  sentences: Sentence[],
-  vocab: Vocabularies,
-): AttachmentScores {
-  const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
-  const ids = new Int32Array(parser.labels.length);
-  for (let l = 0; l < ids.length; l++) ids[l] = vocab.deprel.add(parser.labels[l]!);
-  for (const s of sentences) {
-    const r = parser.parse(s, vocab);
-    const rel = new Int32Array(s.n + 1);
-    for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
-    ev.addSentence(s, r.heads, rel);
-  }
-  return ev.scores();
-}
+/** Parses gold sentences with any parser and scores them (same as `evaluateParser`). */
+export const evaluateDependencyParser = evaluateParser;

@@ -2,7 +2,7 @@ import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
 import type { FirstOrderDecoderName as DecoderName } from "../decode/types.js";
-import { AttachmentEvaluator, type AttachmentScores } from "../eval/attachment.js";
+import type { AttachmentScores } from "../eval/attachment.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
@@ -10,7 +10,10 @@ import { packWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import { BestEpoch, evaluateParser } from "./evaluate.js";
 import { Parser } from "./parser.js";
+
+export { evaluateParser };
 
 /** Options of `trainParser`. */
 export interface TrainOptions {
@@ -95,9 +98,7 @@ export function trainParser(
   const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
 
   const history: EpochReport[] = [];
-  let best: Parser | null = null;
-  let bestKey = -1;
-  let bestEpoch = 0;
+  const best = new BestEpoch<Parser>();
   for (let epoch = 1; epoch <= epochs; epoch++) {
     rng.shuffle(order);
     const t0 = process.hrtime.bigint();
@@ -164,19 +165,9 @@ export function trainParser(
       packWeights(labModel.averaged()),
       labels.slice(),
     );
-    let dev: AttachmentScores | null = null;
-    if (opts.dev !== undefined && opts.dev.length > 0) {
-      dev = evaluateParser(parser, opts.dev, vocab);
-      const key = dev.uasNoPunct * 1000 + dev.lasNoPunct;
-      if (key > bestKey) {
-        bestKey = key;
-        best = parser;
-        bestEpoch = epoch;
-      }
-    } else {
-      best = parser;
-      bestEpoch = epoch;
-    }
+    const dev =
+      opts.dev !== undefined && opts.dev.length > 0 ? evaluateParser(parser, opts.dev, vocab) : null;
+    best.offer(epoch, parser, dev);
     const r: EpochReport = {
       epoch,
       seconds,
@@ -188,18 +179,5 @@ export function trainParser(
     opts.onEpoch?.(r);
   }
   void dot;
-  return { parser: best!, history, bestEpoch };
-}
-
-/** Parses gold sentences and scores the result (punctuation = UPOS "PUNCT"). */
-export function evaluateParser(parser: Parser, sentences: Sentence[], vocab: Vocabularies): AttachmentScores {
-  const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
-  const ids = parser.labelIds(vocab);
-  for (const s of sentences) {
-    const r = parser.parse(s, vocab);
-    const rel = new Int32Array(s.n + 1);
-    for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
-    ev.addSentence(s, r.heads, rel);
-  }
-  return ev.scores();
+  return { parser: best.parser!, history, bestEpoch: best.epoch };
 }
