@@ -1,5 +1,4 @@
 // First-order parser on a UD treebank: dev accuracy, training time and parse throughput per decoder.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +9,7 @@ import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
 import { Parser } from "../src/parser/parser.js";
 import { evaluateParser, trainParser } from "../src/parser/train.js";
-import { type BenchContext, type Experiment, repoRoot } from "./lib.js";
+import { type BenchContext, type Experiment, runParseCommand } from "./lib.js";
 
 /** `npm run bench -- first-order [--tb en_ewt] [--epochs 10] [--decoders eisner,mst] [--train-limit N]`. */
 export const experiment: Experiment = {
@@ -72,29 +71,7 @@ export const experiment: Experiment = {
         const scores = evaluateParser(loaded, dev, vocab);
         // CLI: whole process (start + model load + read + parse + write), and its own I/O-included timing.
         const out = join(tmp, `${decoder}.conllu`);
-        const c0 = process.hrtime.bigint();
-        const r = spawnSync(
-          process.execPath,
-          [
-            join(repoRoot, "dist", "src", "cli", "main.js"),
-            "parse",
-            "--model",
-            model,
-            "--input",
-            devPath,
-            "--output",
-            out,
-            "--json",
-          ],
-          { encoding: "utf8" },
-        );
-        const wall = Number(process.hrtime.bigint() - c0) / 1e9;
-        if (r.status !== 0) throw new Error(`parse failed: ${r.stderr}`);
-        const summary = JSON.parse(r.stderr.trim().split("\n").pop()!) as {
-          tokensPerSecond: number;
-          seconds: number;
-          maxRssMiB: number;
-        };
+        const { summary, wall } = runParseCommand(model, devPath, out);
         rows.push([
           decoder,
           bestEpoch,

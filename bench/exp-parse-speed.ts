@@ -1,20 +1,11 @@
 // Parse speed of the `vineparse parse` command (tags given, I/O included), repeated to tame the noise
 // of a shared machine: median and best tokens/s, timed inside the command and for the whole process.
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { type BenchContext, type Experiment, repoRoot } from "./lib.js";
-
-interface Summary {
-  tokens: number;
-  sentences: number;
-  tokensPerSecond: number;
-  loadSeconds: number;
-  maxRssMiB: number;
-}
+import { type BenchContext, type Experiment, type ParseSummary, runParseCommand } from "./lib.js";
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,27 +32,10 @@ export const experiment: Experiment = {
       for (const model of models) {
         const inCmd: number[] = [];
         const whole: number[] = [];
-        let last: Summary | null = null;
+        let last: ParseSummary | null = null;
         for (let r = 0; r < repeat; r++) {
-          const t0 = process.hrtime.bigint();
-          const p = spawnSync(
-            process.execPath,
-            [
-              join(repoRoot, "dist", "src", "cli", "main.js"),
-              "parse",
-              "--model",
-              model,
-              "--input",
-              input,
-              "--output",
-              join(tmp, "out.conllu"),
-              "--json",
-            ],
-            { encoding: "utf8" },
-          );
-          const wall = Number(process.hrtime.bigint() - t0) / 1e9;
-          if (p.status !== 0) throw new Error(`parse failed: ${p.stderr}`);
-          last = JSON.parse(p.stderr.trim().split("\n").pop()!) as Summary;
+          const { summary, wall } = runParseCommand(model, input, join(tmp, "out.conllu"));
+          last = summary;
           inCmd.push(last.tokensPerSecond);
           whole.push(last.tokens / wall);
         }

@@ -247,3 +247,40 @@ export class BenchContext {
     return peakRssMiB();
   }
 }
+
+/** The closing JSON summary that `vineparse parse --json` prints on stderr. */
+export interface ParseSummary {
+  sentences: number;
+  tokens: number;
+  seconds: number;
+  tokensPerSecond: number;
+  loadSeconds: number;
+  maxRssMiB: number;
+}
+
+/** Runs `vineparse parse --json` as a separate process; returns its summary and the whole process's wall time. */
+export function runParseCommand(
+  model: string,
+  input: string,
+  output: string,
+): { summary: ParseSummary; wall: number } {
+  const t0 = process.hrtime.bigint();
+  const p = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, "dist", "src", "cli", "main.js"),
+      "parse",
+      "--model",
+      model,
+      "--input",
+      input,
+      "--output",
+      output,
+      "--json",
+    ],
+    { encoding: "utf8" },
+  );
+  const wall = Number(process.hrtime.bigint() - t0) / 1e9;
+  if (p.status !== 0) throw new Error(`vineparse parse failed: ${p.stderr}`);
+  return { summary: JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary, wall };
+}
