@@ -46,7 +46,7 @@ export const experiment: Experiment = {
     try {
       for (const decoder of decoders) {
         const t0 = process.hrtime.bigint();
-        const { parser, bestEpoch, history } = trainParser(train, vocab, {
+        const { parser, bestEpoch } = trainParser(train, vocab, {
           decoder,
           epochs,
           algorithm,
@@ -88,7 +88,6 @@ export const experiment: Experiment = {
           summary.maxRssMiB,
           readFileSync(model).length >> 20,
         ]);
-        void history;
       }
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -5,7 +5,7 @@ import type { FirstOrderDecoderName as DecoderName } from "../decode/types.js";
 import type { AttachmentScores } from "../eval/attachment.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
-import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { AveragedWeights, miraStep, SparseDelta } from "../learn/averaged-weights.js";
 import { packWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
@@ -178,6 +178,5 @@ export function trainParser(
     history.push(r);
     opts.onEpoch?.(r);
   }
-  void dot;
   return { parser: best.parser!, history, bestEpoch: best.epoch };
 }
