@@ -3,17 +3,46 @@ import { BOS } from "../features/feature-sentence.js";
 import { dirDist } from "../features/first-order.js";
 import { finish, mix } from "../util/hash.js";
 
+/** Per word of a tree: XPOS atom of its leftmost left child and rightmost right child (BOS if none), child count. */
+export class ChildSummary {
+  leftTag = new Int32Array(0);
+  rightTag = new Int32Array(0);
+  count = new Int32Array(0);
+
+  /** Fills the summary for the tree `heads` over the words of `x` (one pass over the sentence). */
+  fill(x: FeatureSentence, heads: ArrayLike<number>): this {
+    const n = x.n;
+    if (this.count.length < n + 1) {
+      this.leftTag = new Int32Array(2 * (n + 1));
+      this.rightTag = new Int32Array(2 * (n + 1));
+      this.count = new Int32Array(2 * (n + 1));
+    }
+    this.leftTag.fill(BOS, 0, n + 1);
+    this.rightTag.fill(BOS, 0, n + 1);
+    this.count.fill(0, 0, n + 1);
+    const P = x.xpos;
+    for (let i = 1; i <= n; i++) {
+      const h = heads[i]!;
+      if (h < 0) continue;
+      if (i < h && this.leftTag[h] === BOS) this.leftTag[h] = P[i]!;
+      if (i > h) this.rightTag[h] = P[i]!;
+      this.count[h]!++;
+    }
+    return this;
+  }
+}
+
 /** Maximum number of features `labelFeatures` emits for one arc. */
 export const MAX_LABEL_FEATURES = 32;
 
 /**
- * Features for labelling arc h→m given the whole predicted tree (`heads`): words and tags of head and
+ * Features for labelling arc h→m given the whole predicted tree (summarized in `kids`): words and tags of head and
  * modifier, their neighbours, direction/distance, and the modifier's leftmost/rightmost child tags.
  * Indices are feature-row numbers (hash & rowMask); the label is added by the caller.
  */
 export function labelFeatures(
   x: FeatureSentence,
-  heads: Int32Array,
+  kids: ChildSummary,
   h: number,
   m: number,
   out: Int32Array,
@@ -33,17 +62,9 @@ export function labelFeatures(
   const mpR = P[m + 1]!;
   const hpL = h > 0 ? P[h - 1]! : BOS;
   const hpR = P[h + 1]!;
-  // Leftmost and rightmost children of m, and whether m has a sibling on the same side.
-  let lc = BOS;
-  let rc = BOS;
-  let nKids = 0;
-  for (let i = 1; i <= x.n; i++) {
-    if (heads[i] === m) {
-      if (lc === BOS && i < m) lc = P[i]!;
-      if (i > m) rc = P[i]!;
-      nKids++;
-    }
-  }
+  const lc = kids.leftTag[m]!;
+  const rc = kids.rightTag[m]!;
+  const nKids = kids.count[m]!;
   let k = 0;
   out[k++] = finish(mix(1, hw)) & rowMask;
   out[k++] = finish(mix(2, hp)) & rowMask;

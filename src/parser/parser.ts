@@ -14,7 +14,7 @@ import {
 import type { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { LabelRows } from "./label-rows.js";
-import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
@@ -43,6 +43,7 @@ export class Parser implements DependencyParser {
   private readonly scorer: ArcScorer;
   private readonly decoder: FirstOrderDecoder;
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
+  private readonly kids = new ChildSummary();
   private readonly lscores: Float64Array;
   private readonly labelRows: LabelRows;
   private readonly arcInt: { weights: Int16Array; scale: number };
@@ -104,8 +105,9 @@ export class Parser implements DependencyParser {
     const rowMask = (1 << this.config.labelBits) - 1;
     const sc = this.lscores;
     const buf = this.lbuf;
+    const kidSummary = this.kids.fill(x, heads);
     for (let m = 1; m <= n; m++) {
-      const k = labelFeatures(x, heads, heads[m]!, m, buf, rowMask);
+      const k = labelFeatures(x, kidSummary, heads[m]!, m, buf, rowMask);
       sc.fill(0);
       rows.accumulate(buf, k, sc);
       let best = 0;

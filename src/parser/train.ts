@@ -9,7 +9,7 @@ import { AveragedWeights, miraStep, SparseDelta } from "../learn/averaged-weight
 import { packWeights } from "../model/model-file.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
-import { labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import { BestEpoch, evaluateParser } from "./evaluate.js";
 import { Parser } from "./parser.js";
 
@@ -91,6 +91,7 @@ export function trainParser(
   const fs = new FeatureSentence();
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const lbuf = new Int32Array(MAX_LABEL_FEATURES);
+  const kids = new ChildSummary();
   const lidx = new Int32Array(MAX_LABEL_FEATURES);
   const lsc = new Float64Array(L);
   const wmask = (1 << bits) - 1;
@@ -137,8 +138,9 @@ export function trainParser(
       total += n;
       // Labeller: multiclass perceptron on gold arcs.
       const lw = labModel.w;
+      const kidSummary = kids.fill(x, gold);
       for (let m = 1; m <= n; m++) {
-        const k = labelFeatures(x, gold, gold[m]!, m, lbuf, rowMask);
+        const k = labelFeatures(x, kidSummary, gold[m]!, m, lbuf, rowMask);
         lsc.fill(0);
         for (let i = 0; i < k; i++) {
           const base = lbuf[i]! * L;
