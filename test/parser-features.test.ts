@@ -5,6 +5,9 @@ import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
 import { arcFeatures, dirDist, dirDistIndex, MAX_ARC_FEATURES } from "../src/features/first-order.js";
+import { ArcScorer } from "../src/parser/arc-scorer.js";
+import { ArcMask } from "../src/prune/arc-mask.js";
+import { Rng } from "../src/util/rng.js";
 
 function sentence(rows: [string, string, string][]) {
   const text =
@@ -77,4 +80,46 @@ test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for ad
   const rev = Array.from(out.subarray(0, arcFeatures(x, 1, 4, out, mask)));
   assert.notDeepEqual(a, rev);
   assert.ok(a.every((i) => i >= 0 && i <= mask));
+});
+
+test("arc scorer: outward walk with incremental in-between tags equals per-arc extraction, masked or not", () => {
+  const rng = new Rng(7);
+  const tags: [string, string][] = [
+    ["NOUN", "NN"],
+    ["VERB", "VBD"],
+    ["ADJ", "JJ"],
+    ["DET", "DT"],
+    ["NOUN", "NNS"],
+    ["ADP", "IN"],
+    ["PUNCT", "."],
+  ];
+  const words = ["a", "dog", "barked", "loudly", "at", "the", "postman", "yesterday", "."];
+  const bits = 12;
+  const weights = new Float32Array(1 << bits);
+  for (let i = 0; i < weights.length; i++) weights[i] = rng.next() - 0.5;
+  const scorer = new ArcScorer(weights);
+  const buf = new Int32Array(MAX_ARC_FEATURES);
+  for (let trial = 0; trial < 20; trial++) {
+    const n = 1 + rng.int(14);
+    const rows: [string, string, string][] = [];
+    for (let i = 0; i < n; i++) rows.push([words[rng.int(words.length)]!, ...tags[rng.int(tags.length)]!]);
+    const { x } = sentence(rows);
+    const mask = trial % 2 === 0 ? null : ArcMask.empty(n);
+    if (mask !== null)
+      for (let h = 0; h <= n; h++)
+        for (let m = 1; m <= n; m++) if (h !== m && rng.next() < 0.6) mask.allow(h, m);
+    const scores = scorer.scoreAll(x, mask);
+    for (let h = 0; h <= n; h++)
+      for (let m = 1; m <= n; m++) {
+        const got = scores[h * (n + 1) + m]!;
+        if (h === m || (mask !== null && !mask.allows(h, m))) {
+          assert.equal(got, Number.NEGATIVE_INFINITY);
+          continue;
+        }
+        const k = arcFeatures(x, h, m, buf, weights.length - 1);
+        let want = 0;
+        for (let i = 0; i < k; i++) want += weights[buf[i]!]!;
+        assert.ok(Math.abs(got - want) < 1e-3, `arc ${h}→${m} of n=${n}: ${got} vs ${want}`);
+      }
+  }
 });

@@ -3,7 +3,7 @@ import type { Vocab, Vocabularies } from "../corpus/vocab.js";
 import { hashString } from "../util/hash.js";
 
 import { BOS, EOS } from "./atoms.js";
-import { fillHeadPrefixes } from "./first-order.js";
+import { BetweenTags, fillHeadPrefixes } from "./first-order.js";
 
 export { BOS, EOS };
 const ROOT_WORD = hashString("<root>");
@@ -26,18 +26,16 @@ export class FeatureSentence {
   cat: Int32Array = new Int32Array(0);
   /** XPOS vocabulary id per position (dense, for de-duplicating in-between XPOS). */
   xposId: Int32Array = new Int32Array(0);
-  /** Per-XPOS-id stamp of the last arc that emitted it (scratch for in-between features). */
-  xposSeen: Int32Array = new Int32Array(0);
-  /** Running arc stamp for `xposSeen`. */
-  stampClock = 0;
+  /** Scratch: the modifier-side atoms of the arc whose pair features are being extracted. */
+  readonly modAtoms: Int32Array = new Int32Array(16);
   /** Head-side template states of the pair features, HEAD_SLOTS per position (see first-order.ts). */
   headPre: Int32Array = new Int32Array(0);
-  /** Stable hash of each category id's string (the UPOS vocabulary's hashes). */
-  catHash: Int32Array = new Int32Array(0);
-  /** Number of distinct category ids (prefix-count table stride). */
+  /** Size of the UPOS vocabulary (bound of `cat`). */
   numCats = 0;
-  /** Prefix counts: catCount[i * numCats + c] = number of tokens 1..i with category c. */
-  catCount: Int32Array = new Int32Array(0);
+  /** Size of the XPOS vocabulary (bound of `xposId`). */
+  numXpos = 0;
+  /** Scratch for the in-between tags of `arcFeatures`. */
+  readonly between = new BetweenTags();
 }
 
 /** Caches per-form atoms (lower-cased word hash, prefix hash) so each distinct form is lower-cased once. */
@@ -66,10 +64,6 @@ export class AtomCache {
       fs.cat = new Int32Array(cap);
       fs.xposId = new Int32Array(cap);
     }
-    if (fs.xposSeen.length < vocab.xpos.size) {
-      fs.xposSeen = new Int32Array(Math.max(vocab.xpos.size * 2, 64));
-      fs.stampClock = 0;
-    }
     fs.n = n;
     fs.word[0] = ROOT_WORD;
     fs.prefix[0] = ROOT_WORD;
@@ -96,17 +90,7 @@ export class AtomCache {
     fs.upos[n + 1] = EOS;
     fs.cat[n + 1] = 0;
     fs.numCats = numCats;
-    fs.catHash = vocab.upos.hashes;
-    const need = (n + 2) * numCats;
-    if (fs.catCount.length < need) fs.catCount = new Int32Array(Math.max(need, fs.catCount.length * 2));
-    const cc = fs.catCount;
-    for (let c = 0; c < numCats; c++) cc[c] = 0;
-    for (let i = 1; i <= n + 1; i++) {
-      const row = i * numCats;
-      const prev = row - numCats;
-      for (let c = 0; c < numCats; c++) cc[row + c] = cc[prev + c]!;
-      if (i <= n) cc[row + fs.cat[i]!]!++;
-    }
+    fs.numXpos = vocab.xpos.size;
     fillHeadPrefixes(fs);
     return fs;
   }

@@ -3,7 +3,9 @@ import type { FeatureSentence } from "./feature-sentence.js";
 import { BOS } from "./atoms.js";
 
 /** Upper bound on the number of feature indices `arcFeatures` writes for one arc. */
-export const MAX_ARC_FEATURES = 256;
+export const MAX_ARC_FEATURES = 512;
+/** At most this many distinct in-between UPOS, and as many XPOS, features per arc (nearest the head first). */
+export const MAX_BETWEEN_TAGS = 64;
 /** Number of indices `headFeatures` and `modifierFeatures` each write. */
 export const UNIGRAM_FEATURES = 16;
 
@@ -154,17 +156,201 @@ export function fillHeadPrefixes(x: FeatureSentence): void {
   }
 }
 
+// Modifier-side atoms of an arc, as indices into the per-arc atom vector `pairFeatures` fills.
+const MW = 0; // word
+const MP = 1; // XPOS
+const MC = 2; // UPOS
+const MF = 3; // 5-character prefix
+const MS = 4; // 3-character suffix
+const MPL = 5; // XPOS left of the modifier
+const MPR = 6; // XPOS right of the modifier
+const MCL = 7; // UPOS left of the modifier
+const MCR = 8; // UPOS right of the modifier
+const ZERO = 9; // the constant 0
+
+/**
+ * The pair templates, as (head-side slot of `fillHeadPrefixes`, first modifier atom, second modifier
+ * atom or -1): feature = finish(mix(mix(headPre[slot], atom1), atom2)). Table-driven so that the hot
+ * loop is one small body the JIT inlines `mix` and `finish` into, instead of sixty call sites.
+ */
+const ALWAYS = Int32Array.from([
+  // Word, prefix and tag bigrams.
+  0,
+  MW,
+  MP,
+  1,
+  MW,
+  MP,
+  2,
+  MW,
+  MP,
+  3,
+  MP,
+  -1,
+  4,
+  MW,
+  ZERO,
+  5,
+  MW,
+  -1,
+  6,
+  MP,
+  -1,
+  7,
+  MC,
+  -1,
+  8,
+  MF,
+  MP,
+  9,
+  MW,
+  MC,
+  10,
+  MC,
+  -1,
+  // Suffix pairs: morphology that survives tagging errors.
+  31,
+  MS,
+  -1,
+  32,
+  MC,
+  -1,
+  33,
+  MS,
+  -1,
+  // Surrounding tags (XPOS), with trigram back-offs.
+  16,
+  MPL,
+  MP,
+  17,
+  MPL,
+  MP,
+  18,
+  MP,
+  MPR,
+  19,
+  MP,
+  MPR,
+  20,
+  MPL,
+  MP,
+  21,
+  MP,
+  -1,
+  22,
+  MP,
+  -1,
+  23,
+  MP,
+  MPR,
+  // Surrounding tags (UPOS).
+  24,
+  MCL,
+  MC,
+  25,
+  MCL,
+  MC,
+  26,
+  MC,
+  MCR,
+  27,
+  MC,
+  MCR,
+]);
+/** 5-character-prefix back-offs of the word bigrams (only when a word is longer than 5 characters). */
+const PREFIXED = Int32Array.from([11, MF, MP, 12, MF, MP, 13, MP, -1, 14, MF, -1, 15, MF, -1]);
+
+/**
+ * Writes the features of `templates` (see ALWAYS) for head-state offset o and modifier atoms a, each
+ * alone and conjoined with the direction/distance key, at out[k…]; returns the new end.
+ */
+function putTemplates(
+  templates: Int32Array,
+  H: Int32Array,
+  o: number,
+  a: Int32Array,
+  key: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  for (let t = 0; t < templates.length; t += 3) {
+    let v = mix(H[o + templates[t]!]!, a[templates[t + 1]!]!);
+    const second = templates[t + 2]!;
+    if (second >= 0) v = mix(v, a[second]!);
+    const f = finish(v);
+    out[k] = f & mask;
+    out[k + 1] = (f ^ key) & mask;
+    k += 2;
+  }
+  return k;
+}
+
+/**
+ * The distinct tags strictly between a head and a modifier, collected outward from the head one position
+ * at a time, so that a scorer walking each head's row outward adds one position per arc instead of
+ * rescanning the span. Lists keep first-occurrence order and stop at MAX_BETWEEN_TAGS entries each.
+ */
+export class BetweenTags {
+  /** Atom (hash) of each distinct UPOS so far, in order of first occurrence. */
+  readonly upos = new Int32Array(MAX_BETWEEN_TAGS);
+  /** Atom (hash) of each distinct XPOS so far. */
+  readonly xpos = new Int32Array(MAX_BETWEEN_TAGS);
+  nUpos = 0;
+  nXpos = 0;
+  private uposSeen = new Int32Array(64);
+  private xposSeen = new Int32Array(64);
+  private stamp = 0;
+
+  /** Empties the lists (for a new head and direction) of sentence x. */
+  reset(x: FeatureSentence): void {
+    this.nUpos = 0;
+    this.nXpos = 0;
+    if (this.uposSeen.length < x.numCats) this.uposSeen = new Int32Array(x.numCats * 2);
+    if (this.xposSeen.length < x.numXpos) this.xposSeen = new Int32Array(x.numXpos * 2);
+    if (++this.stamp === 0x7fffffff) {
+      this.uposSeen.fill(0);
+      this.xposSeen.fill(0);
+      this.stamp = 1;
+    }
+  }
+
+  /** Adds the tags of position i. */
+  add(x: FeatureSentence, i: number): void {
+    const stamp = this.stamp;
+    const c = x.cat[i]!;
+    if (this.uposSeen[c] !== stamp && this.nUpos < MAX_BETWEEN_TAGS) {
+      this.uposSeen[c] = stamp;
+      this.upos[this.nUpos++] = x.upos[i]!;
+    }
+    const t = x.xposId[i]!;
+    if (this.xposSeen[t] !== stamp && this.nXpos < MAX_BETWEEN_TAGS) {
+      this.xposSeen[t] = stamp;
+      this.xpos[this.nXpos++] = x.xpos[i]!;
+    }
+  }
+
+  /** Fills the lists for arc h→m directly (outward from h, as an incremental walk would). */
+  fill(x: FeatureSentence, h: number, m: number): void {
+    this.reset(x);
+    if (h < m) for (let i = h + 1; i < m; i++) this.add(x, i);
+    else for (let i = h - 1; i > m; i--) this.add(x, i);
+  }
+}
+
 /**
  * Features of arc h→m that depend on both ends (McDonald et al. 2005): bigram features over words,
- * prefixes, XPOS and UPOS; surrounding-tag features with trigram back-offs; in-between UPOS features
- * (each distinct tag between h and m once). Each is emitted alone and conjoined with direction and
- * binned distance. Writes at out[k…] and returns the new end.
+ * prefixes, XPOS and UPOS; surrounding-tag features with trigram back-offs; in-between UPOS and XPOS
+ * features (each distinct tag between h and m once, from `between`, which must hold the tags strictly
+ * between h and m); adjacent arcs get one "nothing between" feature instead. Each is emitted alone and
+ * conjoined with direction and binned distance. Writes at out[k…] and returns the new end.
  */
 export function pairFeatures(
   x: FeatureSentence,
   h: number,
   m: number,
   dd: number,
+  between: BetweenTags,
   out: Int32Array,
   k: number,
   mask: number,
@@ -174,93 +360,48 @@ export function pairFeatures(
   const F = x.prefix;
   const P = x.xpos;
   const C = x.upos;
-  const hw = W[h]!;
-  const hf = F[h]!;
+  const a = x.modAtoms;
   const mw = W[m]!;
   const mf = F[m]!;
   const mp = P[m]!;
   const mc = C[m]!;
-  const mpL = P[m - 1]!;
-  const mpR = P[m + 1]!;
-  const mcL = C[m - 1]!;
-  const mcR = C[m + 1]!;
+  a[MW] = mw;
+  a[MP] = mp;
+  a[MC] = mc;
+  a[MF] = mf;
+  a[MS] = x.suffix[m]!;
+  a[MPL] = P[m - 1]!;
+  a[MPR] = P[m + 1]!;
+  a[MCL] = C[m - 1]!;
+  a[MCR] = C[m + 1]!;
+  a[ZERO] = 0;
   // Head-side template states, mixed once per token by `fillHeadPrefixes`.
   const H = x.headPre;
   const o = h * HEAD_SLOTS;
-  put(out, k, mix(mix(H[o]!, mw), mp), key, mask);
-  put(out, k + 2, mix(mix(H[o + 1]!, mw), mp), key, mask);
-  put(out, k + 4, mix(mix(H[o + 2]!, mw), mp), key, mask);
-  put(out, k + 6, mix(H[o + 3]!, mp), key, mask);
-  put(out, k + 8, mix(mix(H[o + 4]!, mw), 0), key, mask);
-  put(out, k + 10, mix(H[o + 5]!, mw), key, mask);
-  put(out, k + 12, mix(H[o + 6]!, mp), key, mask);
-  put(out, k + 14, mix(H[o + 7]!, mc), key, mask);
-  put(out, k + 16, mix(mix(H[o + 8]!, mf), mp), key, mask);
-  put(out, k + 18, mix(mix(H[o + 9]!, mw), mc), key, mask);
-  put(out, k + 20, mix(H[o + 10]!, mc), key, mask);
-  // Suffix pairs: morphology that survives tagging errors.
-  const ms = x.suffix[m]!;
-  put(out, k + 22, mix(H[o + 31]!, ms), key, mask);
-  put(out, k + 24, mix(H[o + 32]!, mc), key, mask);
-  put(out, k + 26, mix(H[o + 33]!, ms), key, mask);
-  k += 28;
-  // 5-character-prefix back-offs of the word bigrams (only informative when a word is longer than 5).
-  if (hf !== hw || mf !== mw) {
-    put(out, k, mix(mix(H[o + 11]!, mf), mp), key, mask);
-    put(out, k + 2, mix(mix(H[o + 12]!, mf), mp), key, mask);
-    put(out, k + 4, mix(H[o + 13]!, mp), key, mask);
-    put(out, k + 6, mix(H[o + 14]!, mf), key, mask);
-    put(out, k + 8, mix(H[o + 15]!, mf), key, mask);
-    k += 10;
-  }
-  // Surrounding tags (XPOS), with trigram back-offs.
-  put(out, k, mix(mix(H[o + 16]!, mpL), mp), key, mask);
-  put(out, k + 2, mix(mix(H[o + 17]!, mpL), mp), key, mask);
-  put(out, k + 4, mix(mix(H[o + 18]!, mp), mpR), key, mask);
-  put(out, k + 6, mix(mix(H[o + 19]!, mp), mpR), key, mask);
-  put(out, k + 8, mix(mix(H[o + 20]!, mpL), mp), key, mask);
-  put(out, k + 10, mix(H[o + 21]!, mp), key, mask);
-  put(out, k + 12, mix(H[o + 22]!, mp), key, mask);
-  put(out, k + 14, mix(mix(H[o + 23]!, mp), mpR), key, mask);
-  k += 16;
-  // Surrounding tags (UPOS).
-  put(out, k, mix(mix(H[o + 24]!, mcL), mc), key, mask);
-  put(out, k + 2, mix(mix(H[o + 25]!, mcL), mc), key, mask);
-  put(out, k + 4, mix(mix(H[o + 26]!, mc), mcR), key, mask);
-  put(out, k + 6, mix(mix(H[o + 27]!, mc), mcR), key, mask);
-  k += 8;
-  // In-between tags: each distinct UPOS (from prefix counts) and XPOS (by a span scan) strictly
-  // between h and m once; adjacent arcs get one "nothing between" feature.
-  const lo = h < m ? h : m;
-  const hi = h < m ? m : h;
-  if (hi - lo > 1) {
-    const T = x.numCats;
-    const cc = x.catCount;
-    const a = lo * T;
-    const b = (hi - 1) * T;
-    const catHash = x.catHash;
-    const base = mix(H[o + 28]!, mc);
-    for (let c = 1; c < T; c++) {
-      if (cc[b + c]! - cc[a + c]! > 0) {
-        put(out, k, mix(base, catHash[c]!), key, mask);
-        k += 2;
-      }
-    }
-    const stamp = ++x.stampClock;
-    const seen = x.xposSeen;
-    const xid = x.xposId;
-    const pbase = mix(H[o + 29]!, mp);
-    const limit = MAX_ARC_FEATURES - 2;
-    for (let i = lo + 1; i < hi && k < limit; i++) {
-      const t = xid[i]!;
-      if (seen[t] !== stamp) {
-        seen[t] = stamp;
-        put(out, k, mix(pbase, P[i]!), key, mask);
-        k += 2;
-      }
-    }
-  } else {
+  k = putTemplates(ALWAYS, H, o, a, key, out, k, mask);
+  if (F[h] !== W[h] || mf !== mw) k = putTemplates(PREFIXED, H, o, a, key, out, k, mask);
+  if (h - m === 1 || m - h === 1) {
     put(out, k, mix(H[o + 30]!, mc), key, mask);
+    return k + 2;
+  }
+  k = putBetween(mix(H[o + 28]!, mc), between.upos, between.nUpos, key, out, k, mask);
+  return putBetween(mix(H[o + 29]!, mp), between.xpos, between.nXpos, key, out, k, mask);
+}
+
+/** Writes finish(mix(base, tags[i])) for the first `count` tags, alone and conjoined with `key`. */
+function putBetween(
+  base: number,
+  tags: Int32Array,
+  count: number,
+  key: number,
+  out: Int32Array,
+  k: number,
+  mask: number,
+): number {
+  for (let i = 0; i < count; i++) {
+    const f = finish(mix(base, tags[i]!));
+    out[k] = f & mask;
+    out[k + 1] = (f ^ key) & mask;
     k += 2;
   }
   return k;
@@ -271,5 +412,7 @@ export function arcFeatures(x: FeatureSentence, h: number, m: number, out: Int32
   const dd = dirDist(h, m);
   let k = headFeatures(x, h, dd, out, 0, mask);
   k = modifierFeatures(x, m, dd, out, k, mask);
-  return pairFeatures(x, h, m, dd, out, k, mask);
+  const between = x.between;
+  between.fill(x, h, m);
+  return pairFeatures(x, h, m, dd, between, out, k, mask);
 }

@@ -1,5 +1,6 @@
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import {
+  BetweenTags,
   dirDist,
   dirDistIndex,
   headFeatures,
@@ -13,7 +14,8 @@ import type { ArcMask } from "../prune/arc-mask.js";
 /**
  * Scores first-order arcs of a sentence with a hashed linear model, skipping arcs a mask prunes.
  * Unigram (head-only and modifier-only) feature sums are cached per token and direction/distance bin,
- * so each arc only hashes its pair features.
+ * so each arc only hashes its pair features; each head's arcs are visited outward from the head, so
+ * the in-between tags grow by one position per arc instead of being rescanned.
  */
 export class ArcScorer {
   /** Reusable buffer of feature indices for one arc. */
@@ -24,6 +26,7 @@ export class ArcScorer {
   scored = 0;
   private headCache = new Float64Array(0);
   private modCache = new Float64Array(0);
+  private readonly between = new BetweenTags();
 
   constructor(
     /**
@@ -44,48 +47,63 @@ export class ArcScorer {
       this.headCache = new Float64Array(size * 64);
       this.modCache = new Float64Array(size * 64);
     }
-    const hc = this.headCache;
-    const mc = this.modCache;
-    hc.fill(Number.NaN, 0, size * 32);
-    mc.fill(Number.NaN, 0, size * 32);
+    this.headCache.fill(Number.NaN, 0, size * 32);
+    this.modCache.fill(Number.NaN, 0, size * 32);
     const scores = this.scores;
-    const w = this.weights;
-    const scale = this.scale;
-    const wmask = w.length - 1;
-    const buf = this.buf;
-    const bits = mask === null ? null : mask.bits;
+    const between = this.between;
     let scored = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
-      for (let m = 1; m <= n; m++) {
-        if (m === h || (bits !== null && bits[row + m] === 0)) {
-          scores[row + m] = Number.NEGATIVE_INFINITY;
-          continue;
+      scores[row + h] = Number.NEGATIVE_INFINITY;
+      between.reset(x);
+      for (let m = h - 1; m >= 1; m--) {
+        if (m < h - 1) between.add(x, m + 1);
+        if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
+        else {
+          scores[row + m] = this.score(x, h, m);
+          scored++;
         }
-        const dd = dirDist(h, m);
-        const di = dirDistIndex(dd);
-        let s = hc[h * 32 + di]!;
-        if (s !== s) {
-          headFeatures(x, h, dd, buf, 0, wmask);
-          s = 0;
-          for (let i = 0; i < UNIGRAM_FEATURES; i++) s += w[buf[i]!]!;
-          hc[h * 32 + di] = s;
+      }
+      between.reset(x);
+      for (let m = h + 1; m <= n; m++) {
+        if (m > h + 1) between.add(x, m - 1);
+        if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
+        else {
+          scores[row + m] = this.score(x, h, m);
+          scored++;
         }
-        let u = mc[m * 32 + di]!;
-        if (u !== u) {
-          modifierFeatures(x, m, dd, buf, 0, wmask);
-          u = 0;
-          for (let i = 0; i < UNIGRAM_FEATURES; i++) u += w[buf[i]!]!;
-          mc[m * 32 + di] = u;
-        }
-        s += u;
-        const k = pairFeatures(x, h, m, dd, buf, 0, wmask);
-        for (let i = 0; i < k; i++) s += w[buf[i]!]!;
-        scores[row + m] = s * scale;
-        scored++;
       }
     }
     this.scored = scored;
     return scores;
+  }
+
+  /** Score of arc h→m, with `this.between` holding the tags strictly between them. */
+  private score(x: FeatureSentence, h: number, m: number): number {
+    const w = this.weights;
+    const wmask = w.length - 1;
+    const buf = this.buf;
+    const dd = dirDist(h, m);
+    const di = dirDistIndex(dd);
+    const hc = this.headCache;
+    let s = hc[h * 32 + di]!;
+    if (s !== s) {
+      headFeatures(x, h, dd, buf, 0, wmask);
+      s = 0;
+      for (let i = 0; i < UNIGRAM_FEATURES; i++) s += w[buf[i]!]!;
+      hc[h * 32 + di] = s;
+    }
+    const mc = this.modCache;
+    let u = mc[m * 32 + di]!;
+    if (u !== u) {
+      modifierFeatures(x, m, dd, buf, 0, wmask);
+      u = 0;
+      for (let i = 0; i < UNIGRAM_FEATURES; i++) u += w[buf[i]!]!;
+      mc[m * 32 + di] = u;
+    }
+    s += u;
+    const k = pairFeatures(x, h, m, dd, this.between, buf, 0, wmask);
+    for (let i = 0; i < k; i++) s += w[buf[i]!]!;
+    return s * this.scale;
   }
 }
