@@ -31,3 +31,25 @@ test("vineparse parse --text uses the bundled model by default", () => {
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^# sent_id = s1\n# text = Dogs bark\.\n1\tDogs\t_\tNOUN\t/);
 });
+
+test("vineparse tag --model accepts a pipeline bundle and uses its tagger", () => {
+  const input =
+    ["Dogs", "bark", "loudly", "."]
+      .map((w, i) => `${i + 1}\t${w}\t_\t_\t_\t_\t${i === 1 ? 0 : 2}\tdep\t_\t_\n`)
+      .join("") + "\n";
+  const r = spawnSync(
+    process.execPath,
+    [
+      join(repoRoot, "dist", "src", "cli", "main.js"),
+      "tag",
+      "--model",
+      join(repoRoot, "models", "en_ewt.vpm"),
+      "--input",
+      "-",
+    ],
+    { encoding: "utf8", input },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /^1\tDogs\t_\tNOUN\tNNS\t/);
+  assert.match(r.stdout, /\n2\tbark\t_\tVERB\tVBP\t/);
+});

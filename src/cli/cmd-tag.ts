@@ -1,7 +1,9 @@
 import { type ReadOptions, type ReadSentence, streamConllu } from "../conllu/read.js";
 import { formatSentence } from "../conllu/write.js";
+import { readModelFile } from "../model/model-file.js";
+import { taggerFromModelData } from "../pipeline/bundle.js";
 import { jackknife } from "../tagger/jackknife.js";
-import { Tagger, toAnnotation } from "../tagger/tagger.js";
+import { toAnnotation } from "../tagger/tagger.js";
 import { AtomicWriter } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -10,13 +12,14 @@ const usage = `usage: vineparse tag --model MODEL --input F.conllu [--output G.c
        vineparse tag --jackknife K --input F.conllu [--output G.conllu] [--epochs N] [--seed S]
 
 Fills the UPOS and XPOS columns of CoNLL-U input (every other line and column is kept as it was).
-With --model, tags with a trained tagger ('vineparse tagger train'). With --jackknife K, splits the
+With --model, tags with a trained tagger ('vineparse tagger train') or the tagger of a pipeline
+bundle (e.g. the bundled models/en_ewt.vpm). With --jackknife K, splits the
 input into K contiguous folds and tags each with a tagger trained on the other K − 1 folds (the
 input's own tags are the training data), which is how parser training data gets realistic tags.
 "-" means stdin / stdout (the default output). A summary goes to stderr.
 
 options:
-  --model FILE      tagger model
+  --model FILE      tagger model or pipeline bundle
   --jackknife K     jack-knife the input with K ≥ 2 folds instead of using a model
   --input FILE      CoNLL-U to tag ("-" = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
@@ -67,7 +70,7 @@ export const command: Command = {
     }
     const modelPath = requireOption("tag", "model", values.model);
     const t0 = performance.now();
-    const tagger = Tagger.load(modelPath);
+    const tagger = taggerFromModelData(readModelFile(modelPath), modelPath);
     const loadSeconds = (performance.now() - t0) / 1000;
     const out = new AtomicWriter(values.output ?? "-");
     let sentences = 0;

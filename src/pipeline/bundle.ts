@@ -2,7 +2,7 @@ import { VineparseError } from "../errors.js";
 import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
-import { Tagger } from "../tagger/tagger.js";
+import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
 
 /** Model-file kind of a pipeline bundle (tagger + parser in one file). */
 export const BUNDLE_KIND = "pipeline";
@@ -55,6 +55,20 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
     parser: parserFromModel(extract("parser", m, meta.parser), path),
     info: meta.info ?? {},
   };
+}
+
+/** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */
+export function taggerFromModelData(m: ModelData, path: string): Tagger {
+  if (m.kind === TAGGER_KIND) return Tagger.fromModelData(m, path);
+  if (m.kind !== BUNDLE_KIND)
+    throw new VineparseError(
+      "model-kind",
+      `expected a tagger or pipeline model, found a ${m.kind} model`,
+      path,
+    );
+  const part = (m.meta as { tagger?: { kind: string; meta: unknown } }).tagger;
+  if (part === undefined) throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger", path);
+  return Tagger.fromModelData(extract("tagger", m, part), path);
 }
 
 /** Reads a bundle written by `writeBundle`. */
