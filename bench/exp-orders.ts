@@ -139,7 +139,7 @@ export const experiment: Experiment = {
     const fs = new FeatureSentence();
     const covRows: Cell[][] = [];
     for (const kk of [1, 2, 3, 5, 10, 20]) {
-      const pruner = new TopKPruner(fo.arcWeights, kk);
+      const pruner = new TopKPruner(fo.quantizedArcWeights, kk);
       const pev = new PruningEvaluator();
       const t0 = process.hrtime.bigint();
       for (const s of dev) pev.add(pruner.prune(atoms.prepare(s, vocab, fs), null), s.head);

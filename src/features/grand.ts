@@ -82,12 +82,8 @@ export function grandSiblingFinish(
   out: Int32Array,
   mask: number,
 ): number {
-  out[0] = finish(mix(base[0]!, ps)) & mask;
-  out[1] = finish(mix(base[1]!, cs)) & mask;
-  out[2] = finish(mix(base[2]!, ps)) & mask;
-  out[3] = finish(mix(base[3]!, ps)) & mask;
-  out[4] = finish(mix(base[4]!, ps)) & mask;
-  out[5] = finish(mix(base[5]!, ps)) & mask;
+  // Template 1 takes the sibling's UPOS, the others its XPOS; one loop keeps mix and finish inlined.
+  for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) out[j] = finish(mix(base[j]!, j === 1 ? cs : ps)) & mask;
   return GRAND_SIBLING_FEATURES;
 }
 

@@ -113,21 +113,23 @@ export function siblingTripleFinish(
   k: number,
   mask: number,
 ): number {
-  out[k] = finish(mix(base[0]!, ps)) & mask;
-  out[k + 1] = finish(mix(base[1]!, cs)) & mask;
-  out[k + 2] = finish(mix(base[2]!, ps)) & mask;
-  out[k + 3] = finish(mix(base[3]!, ps)) & mask;
-  out[k + 4] = finish(mix(base[4]!, ps)) & mask;
-  out[k + 5] = finish(mix(base[5]!, ws)) & mask;
-  out[k + 6] = finish(mix(base[6]!, ps)) & mask;
-  out[k + 7] = finish(mix(base[7]!, cs)) & mask;
-  out[k + 8] = finish(mix(base[8]!, ps)) & mask;
-  out[k + 9] = finish(mix(base[9]!, ps)) & mask;
-  out[k + 10] = finish(mix(base[10]!, ws)) & mask;
-  out[k + 11] = finish(mix(base[11]!, ws)) & mask;
+  const atoms = siblingAtoms;
+  atoms[PS] = ps;
+  atoms[CS] = cs;
+  atoms[WS] = ws;
+  // One small loop (mix and finish inlined) rather than thirteen call sites.
+  for (let j = 0; j < TRIPLE_ATOM.length; j++)
+    out[k + j] = finish(mix(base[j]!, atoms[TRIPLE_ATOM[j]!]!)) & mask;
   out[k + 12] = finish(mix(mix(base[12]!, ps), sd)) & mask;
   return k + SIBLING_TRIPLE_FEATURES;
 }
+
+// The sibling atom each of the first twelve triple templates mixes in (the thirteenth takes XPOS and sd).
+const PS = 0;
+const CS = 1;
+const WS = 2;
+const TRIPLE_ATOM = Int32Array.from([PS, CS, PS, PS, PS, WS, PS, CS, PS, PS, WS, WS]);
+const siblingAtoms = new Int32Array(3);
 
 const tripleBase = new Int32Array(SIBLING_TRIPLE_FEATURES);
 

@@ -73,7 +73,7 @@ export class HigherOrderParser implements DependencyParser {
     this.pruner =
       config.k > 0
         ? new TopKPruner(
-            firstOrder.arcWeights,
+            firstOrder.quantizedArcWeights,
             config.k,
             config.margin ?? Number.POSITIVE_INFINITY,
             config.rank,

@@ -139,7 +139,7 @@ export function trainHigherOrderParser(
   const p0 = process.hrtime.bigint();
   let trainPruning: PruningScores | null = null;
   if (k > 0) {
-    const pruner = new TopKPruner(fo.arcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank);
+    const pruner = new TopKPruner(fo.quantizedArcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank);
     const pev = new PruningEvaluator();
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;

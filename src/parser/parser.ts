@@ -22,6 +22,12 @@ export const FEATURE_VERSION = 5;
 /** Version of the parser's model-file layout (packed weights). */
 export const PARSER_LAYOUT = 2;
 
+/** 16-bit weights and the factor that turns their sums into scores. */
+export interface QuantizedWeights {
+  weights: Int16Array;
+  scale: number;
+}
+
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
   /** Factorization order (1 = arc-factored). */
@@ -46,7 +52,7 @@ export class Parser implements DependencyParser {
   private readonly kids = new ChildSummary();
   private readonly lscores: Float64Array;
   private readonly labelRows: LabelRows;
-  private readonly arcInt: { weights: Int16Array; scale: number };
+  private readonly arcInt: QuantizedWeights;
   private arcFloat: Float32Array | null;
 
   constructor(
@@ -69,6 +75,11 @@ export class Parser implements DependencyParser {
     this.decoder = createFirstOrderDecoder(config.decoder);
     this.lscores = new Float64Array(labels.length);
     this.labelRows = new LabelRows(labelWeights, 1 << config.labelBits, labels.length);
+  }
+
+  /** The 16-bit arc weights the parser scores with, and their scale. */
+  get quantizedArcWeights(): QuantizedWeights {
+    return this.arcInt;
   }
 
   /** Arc weights as floats (length 2^bits), materialized on first use when the model was loaded packed. */
