@@ -1,5 +1,7 @@
 // Builds the bundled English model (models/en_ewt.vpm): a tagger trained on en_ewt train, and a
-// parser trained on en_ewt train with 10-fold jack-knifed tags, selected on dev with predicted tags.
+// parser trained on en_ewt train twice over, once with 10-fold jack-knifed tags and once with the gold
+// tags, selected on dev with predicted tags. (On dev with predicted tags the gold copy gives 84.80
+// UAS-P against 84.38 for jack-knifed tags only.)
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -22,6 +24,7 @@ const { values } = parseArgs({
     folds: { type: "string" },
     "parser-epochs": { type: "string" },
     "train-limit": { type: "string" },
+    "gold-copy": { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -30,6 +33,8 @@ const out = values.out ?? join(repo, "models", `${tb}.vpm`);
 const folds = Number(values.folds ?? 10);
 const parserEpochs = Number(values["parser-epochs"] ?? 10);
 const limit = Number(values["train-limit"] ?? 0);
+// Also train on a copy of train with its gold tags ("no" = jack-knifed tags only).
+const goldCopy = (values["gold-copy"] ?? "yes") !== "no";
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
@@ -59,6 +64,7 @@ const withTags = (r: (typeof trainRead)[number], upos: string[], xpos: string[])
   return s;
 };
 const train = trainRead.map((r, i) => withTags(r, jk[i]!.upos, jk[i]!.xpos));
+if (goldCopy) for (const r of trainRead) train.push(toSentence(r, vocab));
 let devTagCorrect = 0;
 let devTokens = 0;
 const dev = devRead.map((r) => {
@@ -84,8 +90,10 @@ writeBundle(out, {
   parser,
   info: {
     treebank: tb,
-    trainSentences: train.length,
+    trainSentences: trainRead.length,
+    parserTrainingSentences: train.length,
     jackknifeFolds: folds,
+    goldCopy,
     parser: { order: parser.order, epochs: parserEpochs, bestEpoch },
     devPredictedTags: {
       upos: round((100 * devTagCorrect) / devTokens),
