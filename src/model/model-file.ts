@@ -244,3 +244,41 @@ export function unpackWeights(p: PackedWeights, size: number): Float32Array {
 export function quantizeWeights(w: Float32Array): Float32Array {
   return unpackWeights(packWeights(w), w.length);
 }
+
+/** 16-bit weights and the factor that turns their sums into scores. */
+export interface QuantizedWeights {
+  weights: Int16Array;
+  scale: number;
+}
+
+/** The 16-bit form of (already quantized) weights: integers and their common step. */
+export function int16Weights(w: Float32Array): QuantizedWeights {
+  let max = 0;
+  for (let i = 0; i < w.length; i++) {
+    const a = w[i]! < 0 ? -w[i]! : w[i]!;
+    if (a > max) max = a;
+  }
+  const scale = max > 0 ? max / 32767 : 1;
+  const q = new Int16Array(w.length);
+  for (let i = 0; i < w.length; i++) q[i] = Math.round(w[i]! / scale);
+  return { weights: q, scale };
+}
+
+/** Expands packed weights straight into their 16-bit table (no float pass). */
+export function int16FromPacked(p: PackedWeights, size: number): QuantizedWeights {
+  const q = new Int16Array(size);
+  let i = 0;
+  for (let k = 0; k < p.delta.length; k++) {
+    i += p.delta[k]!;
+    if (i >= size) throw new RangeError("packed weights exceed the vector size");
+    q[i] = p.value[k]!;
+  }
+  return { weights: q, scale: p.scale };
+}
+
+/** Float weights of a 16-bit table (each integer times the scale). */
+export function floatWeights(q: QuantizedWeights): Float32Array {
+  const w = new Float32Array(q.weights.length);
+  for (let i = 0; i < w.length; i++) w[i] = q.weights[i]! * q.scale;
+  return w;
+}

@@ -7,9 +7,12 @@ import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import {
   type ModelData,
+  floatWeights,
+  int16FromPacked,
+  int16Weights,
   packWeights,
+  type QuantizedWeights,
   readModelFile,
-  unpackWeights,
   writeModelFile,
 } from "../model/model-file.js";
 import { ArcMask } from "../prune/arc-mask.js";
@@ -56,6 +59,8 @@ export class HigherOrderParser implements DependencyParser {
   /** The first-order pruner (null when k = 0). */
   readonly pruner: TopKPruner | null;
   private readonly atoms = new AtomCache();
+  private readonly quant: QuantizedWeights;
+  private floats: Float32Array | null = null;
   private readonly fs = new FeatureSentence();
   private readonly scorer: HigherOrderScorer;
   private readonly second: SecondOrderDecoder | null;
@@ -63,11 +68,13 @@ export class HigherOrderParser implements DependencyParser {
 
   constructor(
     readonly config: HigherOrderConfig,
-    /** Weights of every part type (length 2^bits). */
-    readonly weights: Float32Array,
+    /** Weights of every part type (length 2^bits): floats (already quantized) or their 16-bit table. */
+    weights: Float32Array | QuantizedWeights,
     /** First-order model: prunes (top-k heads) and labels. */
     readonly firstOrder: Parser,
   ) {
+    // Parsing reads the 16-bit table (half the memory); floats are rebuilt only if asked for.
+    this.quant = weights instanceof Float32Array ? int16Weights(weights) : weights;
     this.order = config.order;
     this.labels = firstOrder.labels;
     this.pruner =
@@ -79,7 +86,7 @@ export class HigherOrderParser implements DependencyParser {
             config.rank,
           )
         : null;
-    this.scorer = new HigherOrderScorer(weights);
+    this.scorer = new HigherOrderScorer(this.quant.weights, this.quant.scale);
     this.second = config.order === 2 ? new SecondOrderDecoder() : null;
     this.third = config.order === 3 ? new ThirdOrderDecoder() : null;
   }
@@ -119,6 +126,12 @@ export class HigherOrderParser implements DependencyParser {
     this.scorer.prepare(x, mask);
     if (this.second !== null) return this.second.decode(mask, this.scorer);
     return this.third!.decode(mask, this.scorer);
+  }
+
+  /** Weights of every part type as floats (length 2^bits), materialized on first use. */
+  get weights(): Float32Array {
+    if (this.floats === null) this.floats = floatWeights(this.quant);
+    return this.floats;
   }
 
   /** The model-file content: higher-order weights plus the first-order pruning/labelling model's arrays. */
@@ -174,9 +187,9 @@ export class HigherOrderParser implements DependencyParser {
     const { weightDelta, weightValue } = m.arrays;
     if (!(weightDelta instanceof Uint32Array) || !(weightValue instanceof Int16Array))
       throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight arrays", path);
-    let weights: Float32Array;
+    let weights: QuantizedWeights;
     try {
-      weights = unpackWeights(
+      weights = int16FromPacked(
         { delta: weightDelta, value: weightValue, scale: meta.weightScale },
         1 << meta.bits,
       );

@@ -54,10 +54,15 @@ export class HigherOrderScorer implements GrandSiblingScorer {
   private gsM = -1;
 
   constructor(
-    /** Weight vector (length a power of two), shared by every part type. */
-    readonly weights: Float32Array,
+    /**
+     * Weight vector (length a power of two), shared by every part type: live floats while training,
+     * or 16-bit integers (times `scale`) for parsing, which halves the memory read at random.
+     */
+    readonly weights: Float32Array | Int16Array,
+    /** Factor applied to sums of `weights` (1 for floats). */
+    readonly scale = 1,
   ) {
-    this.arcs = new ArcScorer(weights);
+    this.arcs = new ArcScorer(weights, scale);
     this.wmask = weights.length - 1;
   }
 
@@ -107,6 +112,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       const k = arcFeatures(this.x!, h, m, this.arcBuf, this.wmask);
       v = 0;
       for (let j = 0; j < k; j++) v += this.weights[this.arcBuf[j]!]!;
+      v *= this.scale;
       if (this.lossGold !== null && this.lossGold[m] !== h) v += this.lossCost;
       this.arcScores[i] = v;
     }
@@ -126,6 +132,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
         const k = noSiblingFeatures(x, h, m, buf, 0, this.wmask);
         v = 0;
         for (let j = 0; j < k; j++) v += w[buf[j]!]!;
+        v *= this.scale;
         this.noneCache[i] = v;
       }
       return v;
@@ -136,6 +143,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       siblingPairFeatures(x, s, m, buf, 0, this.wmask);
       v = 0;
       for (let j = 0; j < SIBLING_PAIR_FEATURES; j++) v += w[buf[j]!]!;
+      v *= this.scale;
       this.pairCache[i] = v;
     }
     if (h !== this.sibH || m !== this.sibM) {
@@ -153,8 +161,9 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       0,
       this.wmask,
     );
-    for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) v += w[buf[j]!]!;
-    return v;
+    let t = 0;
+    for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) t += w[buf[j]!]!;
+    return v + t * this.scale;
   }
 
   /** Score of grandparent part (g, h, m); g = -1 when h is the root. */
@@ -165,7 +174,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     grandFeatures(this.x!, g, h, m, buf, this.wmask);
     let v = 0;
     for (let j = 0; j < GRAND_FEATURES; j++) v += w[buf[j]!]!;
-    return v;
+    return v * this.scale;
   }
 
   /** Score of grand-sibling part (g, h, s, m). */
@@ -184,6 +193,6 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     else grandSiblingFinish(this.gsBase, x.xpos[s]!, x.upos[s]!, buf, this.wmask);
     let v = 0;
     for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) v += w[buf[j]!]!;
-    return v;
+    return v * this.scale;
   }
 }

@@ -5,9 +5,13 @@ import type { FirstOrderDecoderName as DecoderName, FirstOrderDecoder } from "..
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import {
+  floatWeights,
+  int16FromPacked,
+  int16Weights,
   type ModelData,
   type PackedWeights,
   packWeights,
+  type QuantizedWeights,
   readModelFile,
   writeModelFile,
 } from "../model/model-file.js";
@@ -17,16 +21,12 @@ import { LabelRows } from "./label-rows.js";
 import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
+export type { QuantizedWeights };
+
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 5;
 /** Version of the parser's model-file layout (packed weights). */
 export const PARSER_LAYOUT = 2;
-
-/** 16-bit weights and the factor that turns their sums into scores. */
-export interface QuantizedWeights {
-  weights: Int16Array;
-  scale: number;
-}
 
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
@@ -66,7 +66,7 @@ export class Parser implements DependencyParser {
   ) {
     if (arcWeights instanceof Float32Array) {
       this.arcFloat = arcWeights;
-      this.arcInt = quantizedInt16(arcWeights);
+      this.arcInt = int16Weights(arcWeights);
     } else {
       this.arcFloat = null;
       this.arcInt = int16FromPacked(arcWeights, 1 << config.bits);
@@ -84,12 +84,7 @@ export class Parser implements DependencyParser {
 
   /** Arc weights as floats (length 2^bits), materialized on first use when the model was loaded packed. */
   get arcWeights(): Float32Array {
-    if (this.arcFloat === null) {
-      const { weights, scale } = this.arcInt;
-      const w = new Float32Array(weights.length);
-      for (let i = 0; i < w.length; i++) w[i] = weights[i]! * scale;
-      this.arcFloat = w;
-    }
+    if (this.arcFloat === null) this.arcFloat = floatWeights(this.arcInt);
     return this.arcFloat;
   }
 
@@ -212,29 +207,4 @@ export class Parser implements DependencyParser {
       throw new VineparseError("model-corrupt", `parser weights: ${e.message}`, path);
     }
   }
-}
-
-/** The 16-bit form of (already quantized) weights: integers and their common step. */
-function quantizedInt16(w: Float32Array): { weights: Int16Array; scale: number } {
-  let max = 0;
-  for (let i = 0; i < w.length; i++) {
-    const a = w[i]! < 0 ? -w[i]! : w[i]!;
-    if (a > max) max = a;
-  }
-  const scale = max > 0 ? max / 32767 : 1;
-  const q = new Int16Array(w.length);
-  for (let i = 0; i < w.length; i++) q[i] = Math.round(w[i]! / scale);
-  return { weights: q, scale };
-}
-
-/** Expands packed weights straight into their 16-bit table (no float pass). */
-function int16FromPacked(p: PackedWeights, size: number): { weights: Int16Array; scale: number } {
-  const q = new Int16Array(size);
-  let i = 0;
-  for (let k = 0; k < p.delta.length; k++) {
-    i += p.delta[k]!;
-    if (i >= size) throw new RangeError("packed weights exceed the vector size");
-    q[i] = p.value[k]!;
-  }
-  return { weights: q, scale: p.scale };
 }
