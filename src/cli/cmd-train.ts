@@ -41,7 +41,7 @@ options:
   --epochs N          passes over the training data (default 10)
   --C X               MIRA step cap (default 0.1)
   --seed N            shuffling seed (default 1)
-  --bits N            log2 of the hashed weight table (default 23 for order 1, 26 for orders 2/3)
+  --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 26 for order 3)
   --skip-invalid      skip malformed sentences with a warning instead of stopping
   --quiet             no progress output
   -h, --help          show this help
@@ -87,7 +87,7 @@ export const command: Command = {
     const epochs = numberOption("train", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const C = numberOption("train", "C", values.C, 0.1, { min: 0 });
     const seed = numberOption("train", "seed", values.seed, 1, { integer: true });
-    const bits = numberOption("train", "bits", values.bits, order === 1 ? 23 : 26, {
+    const bits = numberOption("train", "bits", values.bits, order === 3 ? 26 : 23, {
       integer: true,
       min: 10,
       max: 28,

@@ -34,7 +34,7 @@ export interface HigherOrderTrainOptions {
   C?: number;
   /** Shuffling seed (default 1). */
   seed?: number;
-  /** log2 of the higher-order weight-vector size (default 26: ~10M distinct features collide less than in 2^24, +0.2 dev UAS). */
+  /** log2 of the higher-order weight-vector size (default `defaultHigherOrderBits(order)`). */
   bits?: number;
   /** Heads kept per token by the first-order pruner (default 10; 0 = no pruning). */
   k?: number;
@@ -89,6 +89,15 @@ export interface HigherOrderTrainResult {
 }
 
 /**
+ * Default log2 size of a higher-order weight table. Second order uses 2^23 16-bit weights (16 MB),
+ * which mostly stay in the host's cache: unpruned second order on en_ewt dev parses 8.1k tokens/s
+ * against 6.7k with 2^26, for 89.44 against 89.55 UAS-P. Third order has more part types and keeps 2^26.
+ */
+export function defaultHigherOrderBits(order: 2 | 3): number {
+  return order === 2 ? 23 : 26;
+}
+
+/**
  * Trains a second- or third-order parser with 1-best MIRA (or the averaged perceptron) and Hamming loss:
  * first a first-order model (pruner and labeller) unless one is given, then the higher-order weights,
  * decoding each training sentence under its top-k mask and updating on the parts (arcs, siblings,
@@ -103,7 +112,7 @@ export function trainHigherOrderParser(
   const epochs = opts.epochs ?? 10;
   const algorithm = opts.algorithm ?? "mira";
   const C = opts.C ?? 0.1;
-  const bits = opts.bits ?? 26;
+  const bits = opts.bits ?? defaultHigherOrderBits(order);
   const k = opts.k ?? 10;
   const margin = opts.margin ?? null;
   const rank = opts.rank ?? "max-marginal";
