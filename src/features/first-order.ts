@@ -6,7 +6,7 @@ import { BOS } from "./atoms.js";
 export const MAX_ARC_FEATURES = 512;
 /** At most this many distinct in-between UPOS, and as many XPOS, features per arc (nearest the head first). */
 export const MAX_BETWEEN_TAGS = 64;
-/** Number of indices `headFeatures` and `modifierFeatures` each write. */
+/** Number of indices `unigramFeatures` writes. */
 export const UNIGRAM_FEATURES = 16;
 
 /** Binned, directed distance code for arc h→m (McDonald et al. 2005 style bins: 1..5, 6–10, 11–20, >20). */
@@ -41,56 +41,40 @@ function put(out: Int32Array, k: number, v: number, key: number, mask: number): 
   out[k + 1] = (f ^ key) & mask;
 }
 
-/** Unigram features of the head side of an arc (word, prefix, suffix, XPOS, UPOS). Writes 16 indices at k. */
-export function headFeatures(
-  x: FeatureSentence,
-  h: number,
-  dd: number,
-  out: Int32Array,
-  k: number,
-  mask: number,
-): number {
-  const key = dirDistKey(dd);
-  const hw = x.word[h]!;
-  const hf = x.prefix[h]!;
-  const hp = x.xpos[h]!;
-  put(out, k, mix(mix(1, hw), hp), key, mask);
-  put(out, k + 2, mix(2, hw), key, mask);
-  put(out, k + 4, mix(3, hp), key, mask);
-  put(out, k + 6, mix(mix(4, hf), hp), key, mask);
-  put(out, k + 8, mix(5, hf), key, mask);
-  const hc = x.upos[h]!;
-  const hs = x.suffix[h]!;
-  put(out, k + 10, mix(6, hc), key, mask);
-  put(out, k + 12, mix(7, hs), key, mask);
-  put(out, k + 14, mix(mix(8, hs), hc), key, mask);
-  return k + 16;
-}
+/** Template-id offset of the head side's unigram features (`unigramFeatures`). */
+export const HEAD_SIDE = 0;
+/** Template-id offset of the modifier side's unigram features. */
+export const MODIFIER_SIDE = 10;
 
-/** Unigram features of the modifier side of an arc. Writes 16 indices at k. */
-export function modifierFeatures(
+/**
+ * Unigram features of one end of an arc (word, prefix, suffix, XPOS, UPOS) at position i: the head
+ * (side = HEAD_SIDE) or the modifier (MODIFIER_SIDE), whose templates differ only by their ids.
+ * Writes UNIGRAM_FEATURES indices at k.
+ */
+export function unigramFeatures(
   x: FeatureSentence,
-  m: number,
+  i: number,
+  side: number,
   dd: number,
   out: Int32Array,
   k: number,
   mask: number,
 ): number {
   const key = dirDistKey(dd);
-  const mw = x.word[m]!;
-  const mf = x.prefix[m]!;
-  const mp = x.xpos[m]!;
-  put(out, k, mix(mix(11, mw), mp), key, mask);
-  put(out, k + 2, mix(12, mw), key, mask);
-  put(out, k + 4, mix(13, mp), key, mask);
-  put(out, k + 6, mix(mix(14, mf), mp), key, mask);
-  put(out, k + 8, mix(15, mf), key, mask);
-  const mc = x.upos[m]!;
-  const ms = x.suffix[m]!;
-  put(out, k + 10, mix(16, mc), key, mask);
-  put(out, k + 12, mix(17, ms), key, mask);
-  put(out, k + 14, mix(mix(18, ms), mc), key, mask);
-  return k + 16;
+  const w = x.word[i]!;
+  const f = x.prefix[i]!;
+  const p = x.xpos[i]!;
+  const c = x.upos[i]!;
+  const s = x.suffix[i]!;
+  put(out, k, mix(mix(side + 1, w), p), key, mask);
+  put(out, k + 2, mix(side + 2, w), key, mask);
+  put(out, k + 4, mix(side + 3, p), key, mask);
+  put(out, k + 6, mix(mix(side + 4, f), p), key, mask);
+  put(out, k + 8, mix(side + 5, f), key, mask);
+  put(out, k + 10, mix(side + 6, c), key, mask);
+  put(out, k + 12, mix(side + 7, s), key, mask);
+  put(out, k + 14, mix(mix(side + 8, s), c), key, mask);
+  return k + UNIGRAM_FEATURES;
 }
 
 /** Number of head-side template states per token in `FeatureSentence.headPre`. */
@@ -340,8 +324,8 @@ function putBetween(
 /** Writes every feature index of arc h→m (reduced by `mask`) into `out` and returns their count. */
 export function arcFeatures(x: FeatureSentence, h: number, m: number, out: Int32Array, mask: number): number {
   const dd = dirDist(h, m);
-  let k = headFeatures(x, h, dd, out, 0, mask);
-  k = modifierFeatures(x, m, dd, out, k, mask);
+  let k = unigramFeatures(x, h, HEAD_SIDE, dd, out, 0, mask);
+  k = unigramFeatures(x, m, MODIFIER_SIDE, dd, out, k, mask);
   const between = x.between;
   between.fill(x, h, m);
   return pairFeatures(x, h, m, dd, between, out, k, mask);

@@ -201,17 +201,22 @@ export interface PackedWeights {
   scale: number;
 }
 
-/**
- * Packs a weight vector for storage: entries are quantized to 16 bits (step = max |w| / 32767);
- * entries that round to 0 are dropped. Delta-coded indices compress far better than raw ones.
- */
-export function packWeights(w: Float32Array): PackedWeights {
+/** The 16-bit quantization step of a weight vector: max |w| / 32767 (1 for an all-zero vector). */
+function quantizationStep(w: Float32Array): number {
   let max = 0;
   for (let i = 0; i < w.length; i++) {
     const a = Math.abs(w[i]!);
     if (a > max) max = a;
   }
-  const scale = max > 0 ? max / 32767 : 1;
+  return max > 0 ? max / 32767 : 1;
+}
+
+/**
+ * Packs a weight vector for storage: entries are quantized to 16 bits (step = max |w| / 32767);
+ * entries that round to 0 are dropped. Delta-coded indices compress far better than raw ones.
+ */
+export function packWeights(w: Float32Array): PackedWeights {
+  const scale = quantizationStep(w);
   let nz = 0;
   for (let i = 0; i < w.length; i++) if (Math.round(w[i]! / scale) !== 0) nz++;
   const delta = new Uint32Array(nz);
@@ -253,12 +258,7 @@ export interface QuantizedWeights {
 
 /** The 16-bit form of (already quantized) weights: integers and their common step. */
 export function int16Weights(w: Float32Array): QuantizedWeights {
-  let max = 0;
-  for (let i = 0; i < w.length; i++) {
-    const a = w[i]! < 0 ? -w[i]! : w[i]!;
-    if (a > max) max = a;
-  }
-  const scale = max > 0 ? max / 32767 : 1;
+  const scale = quantizationStep(w);
   const q = new Int16Array(w.length);
   for (let i = 0; i < w.length; i++) q[i] = Math.round(w[i]! / scale);
   return { weights: q, scale };

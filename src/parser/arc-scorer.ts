@@ -3,11 +3,12 @@ import {
   BetweenTags,
   dirDist,
   dirDistIndex,
-  headFeatures,
+  HEAD_SIDE,
   MAX_ARC_FEATURES,
-  modifierFeatures,
+  MODIFIER_SIDE,
   pairFeatures,
   UNIGRAM_FEATURES,
+  unigramFeatures,
 } from "../features/first-order.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 
@@ -78,6 +79,27 @@ export class ArcScorer {
     return scores;
   }
 
+  /** Sum of the unigram weights of position i on one side of an arc with direction/distance dd, cached per sentence. */
+  private unigram(
+    cache: Float64Array,
+    x: FeatureSentence,
+    i: number,
+    side: number,
+    dd: number,
+    di: number,
+  ): number {
+    let s = cache[i * 32 + di]!;
+    if (s !== s) {
+      const w = this.weights;
+      const buf = this.buf;
+      unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
+      s = 0;
+      for (let j = 0; j < UNIGRAM_FEATURES; j++) s += w[buf[j]!]!;
+      cache[i * 32 + di] = s;
+    }
+    return s;
+  }
+
   /** Score of arc h→m, with `this.between` holding the tags strictly between them. */
   private score(x: FeatureSentence, h: number, m: number): number {
     const w = this.weights;
@@ -85,23 +107,9 @@ export class ArcScorer {
     const buf = this.buf;
     const dd = dirDist(h, m);
     const di = dirDistIndex(dd);
-    const hc = this.headCache;
-    let s = hc[h * 32 + di]!;
-    if (s !== s) {
-      headFeatures(x, h, dd, buf, 0, wmask);
-      s = 0;
-      for (let i = 0; i < UNIGRAM_FEATURES; i++) s += w[buf[i]!]!;
-      hc[h * 32 + di] = s;
-    }
-    const mc = this.modCache;
-    let u = mc[m * 32 + di]!;
-    if (u !== u) {
-      modifierFeatures(x, m, dd, buf, 0, wmask);
-      u = 0;
-      for (let i = 0; i < UNIGRAM_FEATURES; i++) u += w[buf[i]!]!;
-      mc[m * 32 + di] = u;
-    }
-    s += u;
+    let s =
+      this.unigram(this.headCache, x, h, HEAD_SIDE, dd, di) +
+      this.unigram(this.modCache, x, m, MODIFIER_SIDE, dd, di);
     const k = pairFeatures(x, h, m, dd, this.between, buf, 0, wmask);
     for (let i = 0; i < k; i++) s += w[buf[i]!]!;
     return s * this.scale;

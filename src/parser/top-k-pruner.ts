@@ -2,7 +2,7 @@ import { EisnerMaxMarginals } from "../decode/eisner-max-marginals.js";
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import { ArcMask } from "../prune/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
-import type { QuantizedWeights } from "./parser.js";
+import type { QuantizedWeights } from "../model/model-file.js";
 
 /** How a `TopKPruner` ranks the heads of a token: by arc score, or by max-marginal (best tree through the arc). */
 export type PruneRank = "score" | "max-marginal";
@@ -25,7 +25,7 @@ export class TopKPruner {
   constructor(
     /**
      * First-order arc weights (length a power of two): floats, or a parser's 16-bit table with its
-     * scale (half the memory read at random, so faster).
+     * scale (so a loaded parser needs no float copy).
      */
     weights: Float32Array | QuantizedWeights,
     /** Heads kept per token (≥ 1). */

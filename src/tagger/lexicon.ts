@@ -1,4 +1,5 @@
 import { finish, mix } from "../util/hash.js";
+import { countWordTags, type TaggedWords } from "./tag-dictionary.js";
 
 /** Thresholds for `buildLexicon`. */
 export interface LexiconOptions {
@@ -45,25 +46,10 @@ export class Lexicon {
 }
 
 /** Builds the lexicon of tagged training sentences (tags are ids of one tag set). */
-export function buildLexicon(
-  sentences: readonly { words: readonly string[]; tags: ArrayLike<number> }[],
-  numTags: number,
-  opts: LexiconOptions = {},
-): Lexicon {
+export function buildLexicon(sentences: TaggedWords, numTags: number, opts: LexiconOptions = {}): Lexicon {
   const minCount = opts.minCount ?? 30;
   const minShare = opts.minShare ?? 0.05;
-  const counts = new Map<string, Int32Array>();
-  for (const s of sentences) {
-    for (let i = 0; i < s.words.length; i++) {
-      const w = s.words[i]!;
-      let c = counts.get(w);
-      if (c === undefined) {
-        c = new Int32Array(numTags);
-        counts.set(w, c);
-      }
-      c[s.tags[i]!]!++;
-    }
-  }
+  const counts = countWordTags(sentences, numTags);
   const words = [...counts.keys()]
     .filter((w) => counts.get(w)!.reduce((a, b) => a + b, 0) >= minCount)
     .sort();

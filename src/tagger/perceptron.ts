@@ -27,16 +27,8 @@ export class Perceptron {
 
   /** Writes the score of every class for the features feats[from..to) into `out` (length ≥ numClasses). */
   score(feats: Int32Array, from: number, to: number, out: Float32Array): void {
-    const T = this.numClasses;
-    const w = this.weights;
-    const index = this.index;
-    out.fill(0, 0, T);
-    for (let k = from; k < to; k++) {
-      const r = index.get(feats[k]!);
-      if (r < 0) continue;
-      const base = r * T;
-      for (let c = 0; c < T; c++) out[c]! += w[base + c]!;
-    }
+    out.fill(0, 0, this.numClasses);
+    this.addScores(feats, from, to, out);
   }
 
   /** Adds the scores of the features feats[from..to) to `out` (no reset). */

@@ -95,17 +95,8 @@ export class SparseWeights {
 
   /** Writes the score of every class for the features feats[from..to) into `out`. */
   score(feats: Int32Array, from: number, to: number, out: Float32Array): void {
-    const index = this.index;
-    const rowStart = this.rowStart;
-    const cls = this.cls;
-    const value = this.value;
     out.fill(0, 0, this.numClasses);
-    for (let k = from; k < to; k++) {
-      const r = index.get(feats[k]!);
-      if (r < 0) continue;
-      const end = rowStart[r + 1]!;
-      for (let j = rowStart[r]!; j < end; j++) out[cls[j]!]! += value[j]!;
-    }
+    this.addScores(feats, from, to, out);
   }
 
   /** Adds the scores of the features feats[from..to) to `out` (no reset). */
