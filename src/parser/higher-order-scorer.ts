@@ -14,7 +14,6 @@ import {
   SIBLING_FEATURES,
   SIBLING_PAIR_FEATURES,
   SIBLING_TRIPLE_FEATURES,
-  siblingDist,
   siblingPairFeatures,
   siblingTripleBase,
   siblingTripleFinish,
@@ -151,16 +150,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       this.sibH = h;
       this.sibM = m;
     }
-    siblingTripleFinish(
-      this.sibBase,
-      x.word[s]!,
-      x.xpos[s]!,
-      x.upos[s]!,
-      siblingDist(s, m),
-      buf,
-      0,
-      this.wmask,
-    );
+    siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.wmask);
     let t = 0;
     for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) t += w[buf[j]!]!;
     return v + t * this.scale;
