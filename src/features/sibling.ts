@@ -16,6 +16,55 @@ function distBin(d: number): number {
   return d <= 5 ? d : d <= 10 ? 6 : 7;
 }
 
+// Atom slots of the pair templates (see `pairCore`).
+const WS_ = 0;
+const FS_ = 1;
+const PS_ = 2;
+const CS_ = 3;
+const US_ = 4;
+const PIN_ = 5;
+const PSOUT_ = 6;
+const WM_ = 7;
+const PM_ = 8;
+const CM_ = 9;
+const POUT_ = 10;
+const PMIN_ = 11;
+const FM_ = 12;
+const SM_ = 13;
+const DIR_ = 14;
+const DD_ = 15;
+const pairAtoms = new Int32Array(16);
+
+// prettier-ignore
+/** Pair templates: hash seed, then the atoms mixed in, in order. */
+const PAIR_TEMPLATES: readonly (readonly number[])[] = [
+  [101, PS_, PM_, DIR_],
+  [102, PS_, PM_, DD_],
+  [103, CS_, CM_, DD_],
+  [104, WS_, WM_, DIR_],
+  [105, WS_, PM_, DIR_],
+  [106, PS_, WM_, DIR_],
+  [107, WS_, WM_, PM_, DD_],
+  [108, PS_, PIN_, PM_, DIR_],
+  [109, PS_, PM_, POUT_, DIR_],
+  [110, CS_, CM_, DIR_],
+  [117, FS_, FM_, DIR_],
+  [118, CS_, PM_, DIR_],
+  [119, PS_, CM_, DIR_],
+  [120, PS_, PM_, PMIN_, DIR_],
+  [121, PS_, PM_, PMIN_, POUT_, DIR_],
+  [122, PS_, PIN_, PM_, PMIN_, DIR_],
+  [123, PS_, PSOUT_, PM_, DIR_],
+  [124, US_, PM_, DIR_],
+  [125, PS_, SM_, DIR_],
+];
+const PAIR_SEED = Int32Array.from(PAIR_TEMPLATES, (t) => t[0]!);
+const PAIR_START = Int32Array.from([
+  0,
+  ...PAIR_TEMPLATES.map((_, i) => PAIR_TEMPLATES.slice(0, i + 1).reduce((a, t) => a + t.length - 1, 0)),
+]);
+const PAIR_SLOTS = Int32Array.from(PAIR_TEMPLATES.flatMap((t) => t.slice(1)));
+
 /**
  * Features of the sibling pair alone (McDonald & Pereira 2006): tags, words, prefixes and suffixes of the
  * inner sibling (atoms ws/fs/ps/cs/us, `NO_SIBLING` when there is none) and of the modifier m, conjoined
@@ -39,30 +88,30 @@ function pairCore(
   k: number,
   mask: number,
 ): number {
-  const wm = x.word[m]!;
-  const pm = x.xpos[m]!;
-  const cm = x.upos[m]!;
-  out[k] = finish(mix(mix(mix(101, ps), pm), dir)) & mask;
-  out[k + 1] = finish(mix(mix(mix(102, ps), pm), dd)) & mask;
-  out[k + 2] = finish(mix(mix(mix(103, cs), cm), dd)) & mask;
-  out[k + 3] = finish(mix(mix(mix(104, ws), wm), dir)) & mask;
-  out[k + 4] = finish(mix(mix(mix(105, ws), pm), dir)) & mask;
-  out[k + 5] = finish(mix(mix(mix(106, ps), wm), dir)) & mask;
-  out[k + 6] = finish(mix(mix(mix(mix(107, ws), wm), pm), dd)) & mask;
-  const pout = x.xpos[dir === 1 ? m + 1 : m - 1]!;
-  const pmIn = x.xpos[dir === 1 ? m - 1 : m + 1]!;
-  out[k + 7] = finish(mix(mix(mix(mix(108, ps), pin), pm), dir)) & mask;
-  out[k + 8] = finish(mix(mix(mix(mix(109, ps), pm), pout), dir)) & mask;
-  out[k + 9] = finish(mix(mix(mix(110, cs), cm), dir)) & mask;
-  out[k + 10] = finish(mix(mix(mix(117, fs), x.prefix[m]!), dir)) & mask;
-  out[k + 11] = finish(mix(mix(mix(118, cs), pm), dir)) & mask;
-  out[k + 12] = finish(mix(mix(mix(119, ps), cm), dir)) & mask;
-  out[k + 13] = finish(mix(mix(mix(mix(120, ps), pm), pmIn), dir)) & mask;
-  out[k + 14] = finish(mix(mix(mix(mix(mix(121, ps), pm), pmIn), pout), dir)) & mask;
-  out[k + 15] = finish(mix(mix(mix(mix(mix(122, ps), pin), pm), pmIn), dir)) & mask;
-  out[k + 16] = finish(mix(mix(mix(mix(123, ps), psOut), pm), dir)) & mask;
-  out[k + 17] = finish(mix(mix(mix(124, us), pm), dir)) & mask;
-  out[k + 18] = finish(mix(mix(mix(125, ps), x.suffix[m]!), dir)) & mask;
+  const at = pairAtoms;
+  at[WS_] = ws;
+  at[FS_] = fs;
+  at[PS_] = ps;
+  at[CS_] = cs;
+  at[US_] = us;
+  at[PIN_] = pin;
+  at[PSOUT_] = psOut;
+  at[WM_] = x.word[m]!;
+  at[PM_] = x.xpos[m]!;
+  at[CM_] = x.upos[m]!;
+  at[POUT_] = x.xpos[dir === 1 ? m + 1 : m - 1]!;
+  at[PMIN_] = x.xpos[dir === 1 ? m - 1 : m + 1]!;
+  at[FM_] = x.prefix[m]!;
+  at[SM_] = x.suffix[m]!;
+  at[DIR_] = dir;
+  at[DD_] = dd;
+  // One small loop over the template table (mix and finish inlined) rather than 19 call sites.
+  for (let t = 0; t < SIBLING_PAIR_FEATURES; t++) {
+    let h = PAIR_SEED[t]!;
+    const end = PAIR_START[t + 1]!;
+    for (let j = PAIR_START[t]!; j < end; j++) h = mix(h, at[PAIR_SLOTS[j]!]!);
+    out[k + t] = finish(h) & mask;
+  }
   return k + SIBLING_PAIR_FEATURES;
 }
 
