@@ -19,6 +19,7 @@ import {
   noSiblingFeatures,
   SIBLING_FEATURES,
   SIBLING_PAIR_FEATURES,
+  SIBLING_TRIPLE_BITS,
   siblingFeatures,
   siblingPairFeatures,
 } from "../src/features/sibling.js";
@@ -49,6 +50,24 @@ function feats(fn: (out: Int32Array) => number): number[] {
   const k = fn(out);
   return Array.from(out.subarray(0, k));
 }
+
+test("sibling triple features stay in the table's first 2^SIBLING_TRIPLE_BITS weights; pair features do not", () => {
+  const big = (1 << 23) - 1;
+  const region = 1 << SIBLING_TRIPLE_BITS;
+  let pairsOutside = 0;
+  for (let h = 0; h <= x.n; h++)
+    for (let m = 1; m <= x.n; m++) {
+      if (h === m) continue;
+      const sibs = [h];
+      for (let s = Math.min(h, m) + 1; s < Math.max(h, m); s++) if (s !== h) sibs.push(s);
+      for (const s of sibs) {
+        const f = feats((o) => siblingFeatures(x, h, s, m, o, big));
+        for (const i of f.slice(SIBLING_PAIR_FEATURES)) assert.ok(i < region, `triple index ${i}`);
+        pairsOutside += f.slice(0, SIBLING_PAIR_FEATURES).filter((i) => i >= region).length;
+      }
+    }
+  assert.ok(pairsOutside > 0, "pair features use the whole table");
+});
 
 test("sibling features: fixed counts, in range, deterministic", () => {
   for (const [h, s, m] of [

