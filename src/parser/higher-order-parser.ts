@@ -172,7 +172,7 @@ export class HigherOrderParser implements DependencyParser {
     if (meta.featureVersion !== HIGHER_ORDER_FEATURE_VERSION) {
       throw new VineparseError(
         "model-version",
-        `model uses higher-order feature set ${meta.featureVersion}, expected ${HIGHER_ORDER_FEATURE_VERSION}`,
+        `model uses higher-order feature set ${meta.featureVersion}, expected ${HIGHER_ORDER_FEATURE_VERSION}; retrain it`,
         path,
       );
     }
