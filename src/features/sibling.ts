@@ -59,10 +59,10 @@ const PAIR_TEMPLATES: readonly (readonly number[])[] = [
   [125, PS_, SM_, DIR_],
 ];
 const PAIR_SEED = Int32Array.from(PAIR_TEMPLATES, (t) => t[0]!);
-const PAIR_START = Int32Array.from([
-  0,
-  ...PAIR_TEMPLATES.map((_, i) => PAIR_TEMPLATES.slice(0, i + 1).reduce((a, t) => a + t.length - 1, 0)),
-]);
+/** Template t mixes the atoms PAIR_SLOTS[PAIR_START[t]…PAIR_START[t + 1]). */
+const PAIR_START = new Int32Array(PAIR_TEMPLATES.length + 1);
+for (let t = 0; t < PAIR_TEMPLATES.length; t++)
+  PAIR_START[t + 1] = PAIR_START[t]! + PAIR_TEMPLATES[t]!.length - 1;
 const PAIR_SLOTS = Int32Array.from(PAIR_TEMPLATES.flatMap((t) => t.slice(1)));
 
 /**

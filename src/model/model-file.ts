@@ -235,14 +235,7 @@ export function packWeights(w: Float32Array): PackedWeights {
 
 /** Inverse of `packWeights` (up to quantization). */
 export function unpackWeights(p: PackedWeights, size: number): Float32Array {
-  const w = new Float32Array(size);
-  let i = 0;
-  for (let k = 0; k < p.delta.length; k++) {
-    i += p.delta[k]!;
-    if (i >= size) throw new RangeError("packed weights exceed the vector size");
-    w[i] = p.value[k]! * p.scale;
-  }
-  return w;
+  return floatWeights(int16FromPacked(p, size));
 }
 
 /** The weights as they will be after a save/load round trip (quantized like `packWeights`). */

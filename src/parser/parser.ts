@@ -21,8 +21,6 @@ import { LabelRows } from "./label-rows.js";
 import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
-export type { QuantizedWeights };
-
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 5;
 /** Version of the parser's model-file layout (packed weights). */
