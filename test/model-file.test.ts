@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { gzipSync } from "node:zlib";
 import { VineparseError } from "../src/errors.js";
 import {
   decodeModel,
@@ -31,6 +32,33 @@ test("model round-trips through encode/decode", () => {
   assert.ok(back.arrays.ids instanceof Int32Array);
   assert.deepEqual([...back.arrays.ids!], [7, 8, 9]);
   assert.deepEqual([...back.arrays.b!], [1, 2, 3]);
+});
+
+test("multi-byte integer arrays are stored byte-planar, compress better, and come back exact", () => {
+  // Smooth 16-bit weights and small 32-bit deltas: high bytes nearly constant.
+  const n = 20000;
+  const w = new Int16Array(n);
+  const d = new Uint32Array(n);
+  let x = 12345;
+  for (let i = 0; i < n; i++) {
+    x = (Math.imul(x, 1103515245) + 12345) >>> 0;
+    w[i] = ((x >>> 16) % 600) - 300;
+    d[i] = 1 + ((x >>> 8) % 200);
+  }
+  const m = {
+    kind: "test",
+    meta: {},
+    arrays: { w, d, f: new Float64Array([1.25, -3]), u: new Uint16Array([65535, 1]) },
+  };
+  const bytes = encodeModel(m);
+  const back = decodeModel(bytes);
+  assert.deepEqual([...back.arrays.w!], [...w]);
+  assert.deepEqual([...back.arrays.d!], [...d]);
+  assert.deepEqual([...back.arrays.f!], [1.25, -3]);
+  assert.deepEqual([...back.arrays.u!], [65535, 1]);
+  // Planar storage of these arrays beats interleaved storage of the same bytes.
+  const interleaved = gzipSync(Buffer.concat([Buffer.from(w.buffer), Buffer.from(d.buffer)])).length;
+  assert.ok(bytes.length < interleaved, `${bytes.length} vs ${interleaved}`);
 });
 
 function codeOf(fn: () => unknown): string {

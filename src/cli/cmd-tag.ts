@@ -3,6 +3,7 @@ import { formatSentence } from "../conllu/write.js";
 import { readModelFile } from "../model/model-file.js";
 import { taggerFromModelData } from "../pipeline/bundle.js";
 import { jackknife } from "../tagger/jackknife.js";
+import { readWordVectors, type WordVectors } from "../vectors/word-vectors.js";
 import { toAnnotation } from "../tagger/tagger.js";
 import { AtomicWriter } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
@@ -26,6 +27,7 @@ options:
   --epochs N        jack-knife: training epochs per fold (default 8)
   --seed S          jack-knife: shuffling seed (default 1)
   --mode M          jack-knife: joint | separate (default joint)
+  --vectors FILE    jack-knife: word vectors for the taggers' tag guesses (see 'tagger train')
   --json            print the closing summary as one JSON line
   --skip-invalid    skip malformed sentences with a warning instead of stopping
   -h, --help        show this help
@@ -44,6 +46,7 @@ export const command: Command = {
       epochs: { type: "string" },
       seed: { type: "string" },
       mode: { type: "string" },
+      vectors: { type: "string" },
       json: { type: "boolean" },
       "skip-invalid": { type: "boolean" },
     });
@@ -60,11 +63,13 @@ export const command: Command = {
       const epochs = numberOption("tag", "epochs", values.epochs, 8, { min: 1, integer: true });
       const seed = numberOption("tag", "seed", values.seed, 1, { integer: true });
       const mode = choiceOption("tag", "mode", values.mode, ["joint", "separate"] as const, "joint");
+      const vectors = values.vectors === undefined ? null : readWordVectors(values.vectors);
       return runJackknife(input, values.output ?? "-", readOpts, {
         k,
         epochs,
         seed,
         mode,
+        vectors,
         json: values.json,
       });
     }
@@ -98,7 +103,14 @@ async function runJackknife(
   input: string,
   output: string,
   readOpts: ReadOptions,
-  o: { k: number; epochs: number; seed: number; mode: "joint" | "separate"; json: boolean | undefined },
+  o: {
+    k: number;
+    epochs: number;
+    seed: number;
+    mode: "joint" | "separate";
+    vectors: WordVectors | null;
+    json: boolean | undefined;
+  },
 ): Promise<number> {
   const read: ReadSentence[] = [];
   for await (const r of streamConllu(input, readOpts)) read.push(r);
@@ -110,6 +122,7 @@ async function runJackknife(
       epochs: o.epochs,
       seed: o.seed,
       mode: o.mode,
+      vectors: o.vectors,
       onFoldDone: (f, s) => process.stderr.write(`fold ${f + 1}/${o.k}: ${s.toFixed(1)} s\n`),
     },
   );

@@ -1,11 +1,12 @@
 import { readConlluFile } from "../conllu/read.js";
 import { type TaggedSentence, taggedSentence } from "../tagger/tagged-sentence.js";
 import { Tagger } from "../tagger/tagger.js";
+import { readWordVectors } from "../vectors/word-vectors.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse tagger train --train T.conllu [--dev D.conllu] [--epochs N] [--seed S]
-                              [--mode joint|separate] [--beam K] --out MODEL
+                              [--mode joint|separate] [--beam K] [--vectors V] --out MODEL
 
 Trains an averaged-perceptron part-of-speech tagger (UPOS and XPOS) on the gold tags of a CoNLL-U
 file and writes it to MODEL. Progress (epoch, tokens/s, dev accuracy) goes to stderr.
@@ -21,6 +22,9 @@ options:
   --no-dictionary   do not use a tag dictionary
   --lexicon-min-count N  lexicon features: minimum word frequency (default 30)
   --beam K          beam width of training and tagging (default 1: greedy)
+  --vectors FILE    word vectors from unlabelled text ('npm run build-vectors', or GloVe /
+                    word2vec / fastText text format): the tagger learns a tag guess for every word
+                    they cover and uses it as features (the guesses are stored in the model)
   --out FILE        where to write the model
   -h, --help        show this help
 `;
@@ -47,6 +51,7 @@ export const command: Command = {
       "no-dictionary": { type: "boolean" },
       "lexicon-min-count": { type: "string" },
       beam: { type: "string" },
+      vectors: { type: "string" },
       out: { type: "string" },
     });
     const trainPath = requireOption("tagger train", "train", values.train);
@@ -67,6 +72,7 @@ export const command: Command = {
       { min: 1, integer: true },
     );
     const beam = numberOption("tagger train", "beam", values.beam, 1, { min: 1, integer: true });
+    const vectors = values.vectors === undefined ? null : readWordVectors(values.vectors);
     const train = load(trainPath);
     const dev = values.dev === undefined ? undefined : load(values.dev);
     let tokens = 0;
@@ -82,6 +88,7 @@ export const command: Command = {
       dictionary: values["no-dictionary"] === true ? false : { minCount, minRatio },
       lexicon: { minCount: lexiconMinCount },
       beam,
+      vectors,
       dev,
       onEpoch: (p) => {
         const devText =

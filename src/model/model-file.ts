@@ -40,17 +40,57 @@ export interface ModelData {
   arrays: Record<string, ModelArray>;
 }
 
+/** Directory entry of one stored array. */
+interface ArrayEntry {
+  name: string;
+  dtype: string;
+  offset: number;
+  length: number;
+  /**
+   * Bytes stored plane by plane (all first bytes, then all second bytes, …): integer arrays of
+   * weights and index deltas have mostly-constant high bytes, which then compress far better
+   * (the parser's arrays shrink by about 13%).
+   */
+  planar?: boolean;
+}
+
+/** Whether arrays of this type are stored byte-planar (multi-byte integers; floats compress worse). */
+function storedPlanar(a: ModelArray): boolean {
+  return a.BYTES_PER_ELEMENT > 1 && !(a instanceof Float32Array || a instanceof Float64Array);
+}
+
+/** Writes the bytes of `src` (elements of `width` bytes) into `dst` plane by plane. */
+function toPlanes(src: Uint8Array, width: number, dst: Uint8Array): void {
+  const n = src.length / width;
+  for (let j = 0; j < width; j++) {
+    const base = j * n;
+    for (let i = 0; i < n; i++) dst[base + i] = src[i * width + j]!;
+  }
+}
+
+/** Inverse of `toPlanes`. */
+function fromPlanes(src: Uint8Array, width: number, dst: Uint8Array): void {
+  const n = src.length / width;
+  for (let j = 0; j < width; j++) {
+    const base = j * n;
+    for (let i = 0; i < n; i++) dst[i * width + j] = src[base + i]!;
+  }
+}
+
 /**
  * Serializes a model: magic, format version, flags, payload length, CRC-32 of the payload, then a
- * gzip-compressed payload holding the JSON header (kind, meta, array directory) and 8-byte-aligned arrays.
+ * gzip-compressed payload holding the JSON header (kind, meta, array directory) and 8-byte-aligned
+ * arrays (multi-byte integer arrays byte-planar).
  */
 export function encodeModel(model: ModelData): Uint8Array {
   const names = Object.keys(model.arrays).sort();
-  const dir: { name: string; dtype: string; offset: number; length: number }[] = [];
+  const dir: ArrayEntry[] = [];
   let offset = 0;
   for (const name of names) {
     const a = model.arrays[name]!;
-    dir.push({ name, dtype: DTYPES[dtypeOf(a)]!.name, offset, length: a.length });
+    const e: ArrayEntry = { name, dtype: DTYPES[dtypeOf(a)]!.name, offset, length: a.length };
+    if (storedPlanar(a)) e.planar = true;
+    dir.push(e);
     offset += Math.ceil(a.byteLength / 8) * 8;
   }
   const json = Buffer.from(JSON.stringify({ kind: model.kind, meta: model.meta, arrays: dir }), "utf8");
@@ -60,7 +100,10 @@ export function encodeModel(model: ModelData): Uint8Array {
   raw.set(json, 4);
   for (let i = 0; i < names.length; i++) {
     const a = model.arrays[names[i]!]!;
-    raw.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), jsonPadded + dir[i]!.offset);
+    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    const at = jsonPadded + dir[i]!.offset;
+    if (dir[i]!.planar === true) toPlanes(bytes, a.BYTES_PER_ELEMENT, raw.subarray(at, at + bytes.length));
+    else raw.set(bytes, at);
   }
   const payload = gzipSync(raw, { level: 6 });
   const out = new Uint8Array(HEADER_BYTES + payload.length);
@@ -113,7 +156,7 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
   const header = JSON.parse(raw.subarray(4, 4 + jsonLen).toString("utf8")) as {
     kind: string;
     meta: Record<string, unknown>;
-    arrays: { name: string; dtype: string; offset: number; length: number }[];
+    arrays: ArrayEntry[];
   };
   if (expectedKind !== undefined && header.kind !== expectedKind) {
     throw new VineparseError(
@@ -130,6 +173,14 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
   for (const d of header.arrays) {
     const t = DTYPES.find((x) => x.name === d.dtype);
     if (t === undefined) throw new VineparseError("model-corrupt", `unknown array type ${d.dtype}`, file);
+    const bytes = d.length * t.bytes;
+    if (d.offset < 0 || d.offset + bytes > body.byteLength || d.offset % 8 !== 0) {
+      throw new VineparseError("model-corrupt", `array ${d.name} lies outside the model file`, file);
+    }
+    if (d.planar === true) {
+      const planes = new Uint8Array(body, d.offset, bytes).slice();
+      fromPlanes(planes, t.bytes, new Uint8Array(body, d.offset, bytes));
+    }
     arrays[d.name] = new t.ctor(body, d.offset, d.length);
   }
   return { kind: header.kind, meta: header.meta, arrays };

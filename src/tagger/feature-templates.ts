@@ -2,7 +2,7 @@ import { finish, mix } from "../util/hash.js";
 import { MAX_AFFIX, PAD, type WordAtoms } from "./word-atoms.js";
 
 /** Upper bound on the number of features one token produces (size of the caller's buffer). */
-export const MAX_FEATURES = 48;
+export const MAX_FEATURES = 64;
 /** Tag id used for the history before the first token. */
 export const START_TAG = -1;
 
@@ -27,7 +27,8 @@ function f2(t: number, a: number, b: number): number {
  * word; prefixes 1–5 and suffixes 1–6; shape; shape × sentence-initial; digit/hyphen/upper flags;
  * words at ±1, ±2; suffix and shape of the neighbours; word bigrams with the left and right
  * neighbour; lexicon ambiguity classes at −2..+2, the lexicon's most frequent tag at +1, +2 and
- * their pairs.
+ * their pairs; with a word guesser, the guessed tag and ambiguity set of the word and at ±1, the
+ * guessed tag at ±2, and the guessed tag × 3-letter suffix.
  */
 export function staticFeatures(a: WordAtoms, i: number, out: Int32Array, k: number): number {
   const p = i + PAD;
@@ -61,6 +62,19 @@ export function staticFeatures(a: WordAtoms, i: number, out: Int32Array, k: numb
   out[k++] = f1(47, a.top[p + 2]!);
   out[k++] = f2(48, a.amb[p]!, a.amb[p + 1]!);
   out[k++] = f2(49, a.top[p + 1]!, a.top[p + 2]!);
+  if (a.hasGuesses) {
+    const gt = a.guessTop;
+    const gs = a.guessSet;
+    out[k++] = f1(60, gt[p]!);
+    out[k++] = f1(61, gs[p]!);
+    out[k++] = f1(62, gt[p - 1]!);
+    out[k++] = f1(63, gs[p - 1]!);
+    out[k++] = f1(64, gt[p + 1]!);
+    out[k++] = f1(65, gs[p + 1]!);
+    out[k++] = f1(66, gt[p - 2]!);
+    out[k++] = f1(67, gt[p + 2]!);
+    out[k++] = f2(68, gt[p]!, a.suffix[pb + 2]!);
+  }
   return k;
 }
 
@@ -84,5 +98,6 @@ export function historyFeatures(
   out[k++] = f2(33, t1, a.lower[p]!);
   out[k++] = f2(34, t1, a.lower[p + 1]!);
   out[k++] = f2(35, t1, a.suffix[p * MAX_AFFIX + 2]!);
+  if (a.hasGuesses) out[k++] = f2(36, t1, a.guessSet[p]!);
   return k;
 }

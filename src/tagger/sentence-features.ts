@@ -1,5 +1,6 @@
 import { MAX_FEATURES, staticFeatures } from "./feature-templates.js";
 import type { Lexicon } from "./lexicon.js";
+import type { WordGuesser } from "./word-guesser.js";
 import { WordAtoms } from "./word-atoms.js";
 
 /**
@@ -18,13 +19,13 @@ export class SentenceFeatures {
   numStatic = 0;
 
   /**
-   * Computes atoms (with lexicon atoms from `lex`) and static features for a sentence. Tokens with
-   * `unknown[i] === 1` look like unseen words (training only: word dropout).
+   * Computes atoms (with lexicon atoms from `lex`, guess atoms from `guesser`) and static features
+   * for a sentence. Tokens with `unknown[i] === 1` look like unseen words (training only: word dropout).
    */
-  set(words: readonly string[], lex?: Lexicon, unknown?: Uint8Array): void {
+  set(words: readonly string[], lex?: Lexicon, unknown?: Uint8Array, guesser?: WordGuesser | null): void {
     const n = words.length;
     this.words = words;
-    this.atoms.set(words, lex);
+    this.atoms.set(words, lex, guesser);
     if (unknown !== undefined) for (let i = 0; i < n; i++) if (unknown[i] === 1) this.atoms.forget(i);
     if (n * MAX_FEATURES > this.feats.length) this.feats = new Int32Array(n * 2 * MAX_FEATURES);
     for (let i = 0; i < n; i++) {

@@ -1,6 +1,7 @@
 import { Lexicon } from "./lexicon.js";
 import { SentenceFeatures } from "./sentence-features.js";
 import type { TagModel } from "./tag-model.js";
+import type { WordGuesser } from "./word-guesser.js";
 
 /** How UPOS and XPOS are predicted: one model over (UPOS, XPOS) pairs, or one model for each. */
 export type TaggerMode = "joint" | "separate";
@@ -25,17 +26,26 @@ export class TagDecoder {
   readonly lexicon: Lexicon;
   /** Beam width of the search (1 = greedy). */
   readonly beam: number;
+  /** Tag guesses from word vectors behind the guess features, or null (features off). */
+  readonly guesser: WordGuesser | null;
   private readonly sf = new SentenceFeatures();
   private ids: Int32Array[] = [];
   private readonly pairUpos: string[] = [];
   private readonly pairXpos: string[] = [];
 
-  constructor(mode: TaggerMode, models: readonly TagModel[], lexicon: Lexicon = Lexicon.empty(), beam = 1) {
+  constructor(
+    mode: TaggerMode,
+    models: readonly TagModel[],
+    lexicon: Lexicon = Lexicon.empty(),
+    beam = 1,
+    guesser: WordGuesser | null = null,
+  ) {
     if (models.length !== (mode === "joint" ? 1 : 2)) throw new Error(`wrong number of models for ${mode}`);
     this.mode = mode;
     this.models = models;
     this.lexicon = lexicon;
     this.beam = beam;
+    this.guesser = guesser;
     this.ids = models.map(() => new Int32Array(64));
     if (mode === "joint") {
       for (const c of models[0]!.classes) {
@@ -50,7 +60,7 @@ export class TagDecoder {
   tag(words: readonly string[]): TagResult {
     const n = words.length;
     if (n > this.ids[0]!.length) this.ids = this.models.map(() => new Int32Array(n * 2));
-    this.sf.set(words, this.lexicon);
+    this.sf.set(words, this.lexicon, undefined, this.guesser);
     for (let m = 0; m < this.models.length; m++)
       this.models[m]!.decode(words, this.sf, this.ids[m]!, undefined, this.beam);
     const upos = new Array<string>(n);
@@ -81,6 +91,7 @@ export class TagDecoder {
       this.models.map((m) => m.frozen()),
       this.lexicon,
       this.beam,
+      this.guesser,
     );
   }
 }

@@ -6,13 +6,19 @@ import { Lexicon } from "./lexicon.js";
 import { SparseWeights } from "./sparse-weights.js";
 import { TagDecoder, type TaggerMode, type TagResult } from "./tag-decoder.js";
 import { TagModel } from "./tag-model.js";
+import { WordGuesser } from "./word-guesser.js";
 import { type TaggedSentence, taggedSentence } from "./tagged-sentence.js";
 import { type TaggerTrainOptions, trainTagDecoder } from "./train-tagger.js";
 
 /** Model-file kind of a tagger. */
 export const TAGGER_KIND = "tagger";
-/** Version of the tagger's features and arrays inside the model file; bump when features change. */
-export const TAGGER_VERSION = 2;
+/**
+ * Version of the tagger's features and arrays inside the model file; bump when features change.
+ * Version 3 added the optional word-guesser features; a version-2 model is a version-3 model
+ * without a guesser (same features) and still loads.
+ */
+export const TAGGER_VERSION = 3;
+const READABLE_VERSIONS: readonly unknown[] = [2, TAGGER_VERSION];
 
 interface StoredModel {
   classes: string[];
@@ -50,8 +56,9 @@ export class Tagger {
       models?: StoredModel[];
       lexiconWords?: string[];
       beam?: number;
+      guesser?: unknown;
     };
-    if (meta.version !== TAGGER_VERSION || meta.models === undefined || meta.mode === undefined) {
+    if (!READABLE_VERSIONS.includes(meta.version) || meta.models === undefined || meta.mode === undefined) {
       throw new VineparseError(
         "model-version",
         `tagger model version ${meta.version} is not supported (expected ${TAGGER_VERSION}); retrain it`,
@@ -92,7 +99,15 @@ export class Tagger {
     } catch (e) {
       throw new VineparseError("model-corrupt", `tagger lexicon: ${(e as Error).message}`, file);
     }
-    return new Tagger(new TagDecoder(meta.mode, models, lexicon, meta.beam ?? 1));
+    const guesser =
+      meta.guesser == null
+        ? null
+        : WordGuesser.fromStored(
+            meta.guesser,
+            { top: data.arrays["guesser.top"], set: data.arrays["guesser.set"] },
+            file,
+          );
+    return new Tagger(new TagDecoder(meta.mode, models, lexicon, meta.beam ?? 1, guesser));
   }
 
   /** The model-file content of this tagger (weights as sparse rows: feature keys, entries per row, class ids, values). */
@@ -112,6 +127,8 @@ export class Tagger {
     const lex = this.decoder.lexicon;
     arrays["lexicon.amb"] = lex.amb;
     arrays["lexicon.top"] = lex.top;
+    const guesser = this.decoder.guesser?.toStored() ?? null;
+    if (guesser !== null) for (const [k, v] of Object.entries(guesser.arrays)) arrays[`guesser.${k}`] = v;
     return {
       kind: TAGGER_KIND,
       meta: {
@@ -120,6 +137,7 @@ export class Tagger {
         models: stored,
         lexiconWords: [...lex.words],
         beam: this.decoder.beam,
+        guesser: guesser?.meta ?? null,
       },
       arrays,
     };

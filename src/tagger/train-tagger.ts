@@ -1,4 +1,5 @@
 import { Rng } from "../util/rng.js";
+import type { WordVectors } from "../vectors/word-vectors.js";
 import { type TagAccuracy, tagAccuracy } from "./accuracy.js";
 import { Perceptron } from "./perceptron.js";
 import { SentenceFeatures } from "./sentence-features.js";
@@ -7,6 +8,7 @@ import { PAIR_SEPARATOR, TagDecoder, type TaggerMode } from "./tag-decoder.js";
 import { buildTagDictionary, type TagDictionaryOptions } from "./tag-dictionary.js";
 import { TagModel } from "./tag-model.js";
 import type { TaggedSentence } from "./tagged-sentence.js";
+import { trainWordGuesser, type WordGuesser, type WordGuesserOptions } from "./word-guesser.js";
 
 /** Progress report after each training epoch. */
 export interface EpochProgress {
@@ -38,6 +40,13 @@ export interface TaggerTrainOptions {
   dropout?: number;
   /** Thresholds of the lexicon behind the ambiguity-class features. */
   lexicon?: LexiconOptions;
+  /**
+   * Word vectors from unlabelled text: a `WordGuesser` learns from them a tag guess for every word
+   * they cover, and the guess features are on (the guesses are stored with the tagger).
+   */
+  vectors?: WordVectors | null;
+  /** Options of that guesser. */
+  guesser?: WordGuesserOptions;
   /** Sentences to report accuracy on after each epoch (never trained on). */
   dev?: readonly TaggedSentence[];
   /** Called after each epoch. */
@@ -96,7 +105,17 @@ export function trainTagDecoder(
     opts.lexicon,
   );
   const beam = opts.beam ?? 1;
-  const training = new TagDecoder(mode, models, lexicon, beam);
+  let guesser: WordGuesser | null = null;
+  if (opts.vectors != null) {
+    const upos = mode === "joint" ? classIds(sentences, (s, i) => s.upos[i]!) : columns[0]!;
+    guesser = trainWordGuesser(
+      opts.vectors,
+      sentences.map((s, j) => ({ words: s.words, tags: upos.gold[j]! })),
+      upos.classes.length,
+      opts.guesser,
+    );
+  }
+  const training = new TagDecoder(mode, models, lexicon, beam, guesser);
   const rng = new Rng(opts.seed ?? 1);
   const order = new Int32Array(sentences.length);
   for (let i = 0; i < order.length; i++) order[i] = i;
@@ -120,7 +139,7 @@ export function trainTagDecoder(
       if (n > unknown.length) unknown = new Uint8Array(n * 2);
       for (let i = 0; i < n; i++)
         unknown[i] = dropP > 0 && wordCount.get(s.words[i]!)! <= dropMax && dropRng.next() < dropP ? 1 : 0;
-      sf.set(s.words, lexicon, unknown);
+      sf.set(s.words, lexicon, unknown, guesser);
       for (let m = 0; m < models.length; m++) {
         const gold = columns[m]!.gold[order[j]!]!;
         models[m]!.decode(s.words, sf, out, gold, beam);

@@ -1,5 +1,6 @@
 import { hashString } from "../util/hash.js";
 import type { Lexicon } from "./lexicon.js";
+import type { WordGuesser } from "./word-guesser.js";
 
 /** Padding on each side of a sentence so that window features never bounds-check. */
 export const PAD = 2;
@@ -51,18 +52,33 @@ export class WordAtoms {
   amb = new Int32Array(64);
   /** Lexicon most frequent tag of the word (`TOP_UNKNOWN` if unknown). */
   top = new Int32Array(64);
+  /** Atom of the tag the word guesser guesses for the word (see `WordGuesser`). */
+  guessTop = new Int32Array(64);
+  /** Atom of the guessed ambiguity set. */
+  guessSet = new Int32Array(64);
+  /** Whether the guess atoms were filled from a guesser (else the guess features are off). */
+  hasGuesses = false;
 
-  /** Fills the atoms for a sentence of word strings, with lexicon atoms from `lex` if given. */
-  set(words: readonly string[], lex?: Lexicon): void {
+  /**
+   * Fills the atoms for a sentence of word strings, with lexicon atoms from `lex` and guess atoms
+   * from `guesser` if given.
+   */
+  set(words: readonly string[], lex?: Lexicon, guesser?: WordGuesser | null): void {
     const n = words.length;
     this.n = n;
     const size = n + 2 * PAD;
     if (size > this.word.length) this.resize(size * 2);
     for (let p = 0; p < PAD; p++) this.fillPad(p, START_HASH, TOP_START);
     for (let p = n + PAD; p < size; p++) this.fillPad(p, END_HASH, TOP_END);
+    this.hasGuesses = guesser != null;
     for (let i = 0; i < n; i++) {
       const w = words[i]!;
-      this.fillWord(i + PAD, w);
+      const lw = this.fillWord(i + PAD, w);
+      if (guesser != null) {
+        const g = guesser.get(lw);
+        this.guessTop[i + PAD] = guesser.topAtom(g);
+        this.guessSet[i + PAD] = guesser.setAtom(g);
+      }
 
       const e = lex === undefined ? -1 : lex.get(w);
       this.amb[i + PAD] = e < 0 ? UNKNOWN_HASH : lex!.amb[e]!;
@@ -80,6 +96,8 @@ export class WordAtoms {
   }
 
   private fillPad(p: number, h: number, top: number): void {
+    this.guessTop[p] = h;
+    this.guessSet[p] = h;
     this.word[p] = h;
     this.amb[p] = h;
     this.top[p] = top;
@@ -92,7 +110,8 @@ export class WordAtoms {
     }
   }
 
-  private fillWord(p: number, w: string): void {
+  /** Fills the word atoms of position p and returns the lower-cased word. */
+  private fillWord(p: number, w: string): string {
     const lw = w.toLowerCase();
     const sameLen = lw.length === w.length;
     let hw = FNV_OFFSET;
@@ -131,6 +150,7 @@ export class WordAtoms {
     this.lower[p] = hl;
     this.shape[p] = hs;
     this.flags[p] = flags;
+    return lw;
   }
 
   private resize(size: number): void {
@@ -142,5 +162,7 @@ export class WordAtoms {
     this.flags = new Uint8Array(size);
     this.amb = new Int32Array(size);
     this.top = new Int32Array(size);
+    this.guessTop = new Int32Array(size);
+    this.guessSet = new Int32Array(size);
   }
 }
