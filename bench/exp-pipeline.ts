@@ -1,7 +1,7 @@
 // Raw-text pipeline on a UD treebank's dev set: tokenizer F1, tagger accuracy, parser accuracy on gold
 // tokens with predicted tags, end-to-end accuracy from raw text, and the throughput of every stage.
 import { join } from "node:path";
-import { parseCommandArgs } from "../src/cli/args.js";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { DEPREL, HEAD, UPOS } from "../src/conllu/types.js";
 import { sentenceFromWords } from "../src/corpus/sentence.js";
@@ -14,7 +14,11 @@ import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeli
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import type { BenchContext, Experiment } from "./lib.js";
 
-/** `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm]`. */
+/**
+ * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3]`. Speeds of the
+ * tagger, the parser and the whole pipeline are the best of `reps` passes over dev (the first pass
+ * also warms up the JIT); scores come from the first pass (every pass gives the same output).
+ */
 export const experiment: Experiment = {
   summary:
     "raw-text pipeline: tokenizer F1, tagger accuracy, parser UAS/LAS (gold tokens and raw text), stage speeds",
@@ -22,7 +26,21 @@ export const experiment: Experiment = {
     const { values } = parseCommandArgs("pipeline", args, {
       tb: { type: "string" },
       model: { type: "string" },
+      reps: { type: "string" },
     });
+    const reps = numberOption("pipeline", "reps", values.reps, 3, { integer: true, min: 1 });
+    /** Runs f `reps` times; its first result and the shortest time in seconds. */
+    const best = <T>(f: () => T): { result: T; seconds: number } => {
+      let result: T | undefined;
+      let seconds = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < reps; r++) {
+        const t = performance.now();
+        const x = f();
+        seconds = Math.min(seconds, (performance.now() - t) / 1000);
+        if (r === 0) result = x;
+      }
+      return { result: result!, seconds };
+    };
     const tb = values.tb ?? "en_ewt";
     const devPath = join(ctx.udRoot(), tb, "dev.conllu");
     const pipeline = loadPipeline(values.model);
@@ -57,9 +75,7 @@ export const experiment: Experiment = {
 
     // 2. Tagger on gold tokens.
     const tagged = dev.map((r) => taggedSentence(r.sentence));
-    let t0 = performance.now();
-    const tags = tagged.map((s) => tagger.tag(s.words));
-    const tagSeconds = (performance.now() - t0) / 1000;
+    const { result: tags, seconds: tagSeconds } = best(() => tagged.map((s) => tagger.tag(s.words)));
     let upos = 0;
     let xpos = 0;
     for (let i = 0; i < tagged.length; i++) {
@@ -83,9 +99,7 @@ export const experiment: Experiment = {
       const vocab = new Vocabularies();
       const sents = tagged.map((s, i) => sentenceFromWords(s.words, tagsOf(i).upos, tagsOf(i).xpos, vocab));
       const ev = new AttachmentEvaluator();
-      const start = performance.now();
-      const parses = sents.map((s) => parser.parse(s, vocab));
-      const seconds = (performance.now() - start) / 1000;
+      const { result: parses, seconds } = best(() => sents.map((s) => parser.parse(s, vocab)));
       for (let i = 0; i < dev.length; i++) {
         const words = dev[i]!.sentence.words;
         const gh = [-1, ...words.map((w) => Number(w[HEAD]))];
@@ -124,9 +138,7 @@ export const experiment: Experiment = {
     ]);
 
     // 4. End to end from raw text, document by document (paragraphs on new lines).
-    const aligned = new AlignedAttachmentEvaluator();
-    let e2eSeconds = 0;
-    let sysWords = 0;
+    const docs: { text: string; gold: SpannedWords }[] = [];
     let i = 0;
     while (i < dev.length) {
       let text = "";
@@ -148,11 +160,16 @@ export const experiment: Experiment = {
         j++;
       }
       i = j;
-      t0 = performance.now();
-      const out = pipeline.parseText(text, { newlineBoundary: true });
-      e2eSeconds += (performance.now() - t0) / 1000;
+      docs.push({ text, gold: g });
+    }
+    const { result: outputs, seconds: e2eSeconds } = best(() =>
+      docs.map((d) => pipeline.parseText(d.text, { newlineBoundary: true })),
+    );
+    const aligned = new AlignedAttachmentEvaluator();
+    let sysWords = 0;
+    docs.forEach((d, k) => {
       const s: SpannedWords = { spans: [], heads: [], deprels: [] };
-      for (const a of out) {
+      for (const a of outputs[k]!) {
         const base = s.heads.length;
         const n = a.forms.length - 1;
         for (let m = 1; m <= n; m++) {
@@ -163,8 +180,8 @@ export const experiment: Experiment = {
         }
       }
       sysWords += s.heads.length;
-      aligned.add(text, g, s);
-    }
+      aligned.add(d.text, d.gold, s);
+    });
     const e2e = aligned.scores();
     rows.push([
       "end to end (raw text)",
@@ -176,7 +193,11 @@ export const experiment: Experiment = {
     rows.push(["end to end (raw text)", "UAS F1", round(e2e.uasF1), "", ""]);
     rows.push(["end to end (raw text)", "LAS F1", round(e2e.lasF1), "", ""]);
     rows.push(["end to end (raw text)", "UAS (gold non-punct recall)", round(e2e.uasNoPunct), "", ""]);
-    ctx.table(`Pipeline on ${tb} dev (single thread)`, ["stage", "metric", "value", "speed", "unit"], rows);
+    ctx.table(
+      `Pipeline on ${tb} dev (single thread; speeds: best of ${reps} passes)`,
+      ["stage", "metric", "value", "speed", "unit"],
+      rows,
+    );
     ctx.note(
       "End-to-end scores align system words to gold words by character spans (CoNLL 2018 style) and count punctuation; 'no punct' rows exclude gold PUNCT.",
     );

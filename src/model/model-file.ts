@@ -68,12 +68,27 @@ function toPlanes(src: Uint8Array, width: number, dst: Uint8Array): void {
   }
 }
 
-/** Inverse of `toPlanes`. */
+/**
+ * Inverse of `toPlanes`, into `dst` (whose byte offset must be a multiple of `width`): one store per
+ * element for 2- and 4-byte elements (model files are little-endian, as are the typed arrays of
+ * every platform Node runs on).
+ */
 function fromPlanes(src: Uint8Array, width: number, dst: Uint8Array): void {
   const n = src.length / width;
-  for (let j = 0; j < width; j++) {
-    const base = j * n;
-    for (let i = 0; i < n; i++) dst[i * width + j] = src[base + i]!;
+  if (width === 2) {
+    const out = new Uint16Array(dst.buffer, dst.byteOffset, n);
+    for (let i = 0; i < n; i++) out[i] = src[i]! | (src[n + i]! << 8);
+  } else if (width === 4) {
+    const out = new Int32Array(dst.buffer, dst.byteOffset, n);
+    const n2 = 2 * n;
+    const n3 = 3 * n;
+    for (let i = 0; i < n; i++)
+      out[i] = src[i]! | (src[n + i]! << 8) | (src[n2 + i]! << 16) | (src[n3 + i]! << 24);
+  } else {
+    for (let j = 0; j < width; j++) {
+      const base = j * n;
+      for (let i = 0; i < n; i++) dst[i * width + j] = src[base + i]!;
+    }
   }
 }
 
@@ -178,8 +193,8 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
       throw new VineparseError("model-corrupt", `array ${d.name} lies outside the model file`, file);
     }
     if (d.planar === true) {
-      const planes = new Uint8Array(body, d.offset, bytes).slice();
-      fromPlanes(planes, t.bytes, new Uint8Array(body, d.offset, bytes));
+      const at = base + d.offset;
+      fromPlanes(raw.subarray(at, at + bytes), t.bytes, new Uint8Array(body, d.offset, bytes));
     }
     arrays[d.name] = new t.ctor(body, d.offset, d.length);
   }

@@ -153,3 +153,68 @@ export function readWordVectors(path: string): WordVectors {
   if (words.length === 0) throw new VineparseError("vectors-format", "no vectors in the file", path);
   return WordVectors.quantize(words, dim, Float64Array.from(values));
 }
+
+/**
+ * Centres n × dim vectors (row-major) and expresses them in the basis of their top `k` principal
+ * components (k = dim: a rotation onto uncorrelated axes, which suits the per-coordinate steps of
+ * the guesser's AdaGrad). The covariance matrix's eigenvectors come one at a time by power
+ * iteration from fixed starts, with deflation: deterministic. Returns n × k values.
+ */
+export function principalComponents(v: Float32Array, n: number, dim: number, k: number): Float64Array {
+  if (k > dim) throw new RangeError(`cannot keep ${k} of ${dim} dimensions`);
+  const mean = new Float64Array(dim);
+  for (let i = 0; i < n; i++) for (let j = 0; j < dim; j++) mean[j] += v[i * dim + j]!;
+  for (let j = 0; j < dim; j++) mean[j] /= n;
+  const cov = new Float64Array(dim * dim);
+  const row = new Float64Array(dim);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < dim; j++) row[j] = v[i * dim + j]! - mean[j]!;
+    for (let a = 0; a < dim; a++) {
+      const ra = row[a]!;
+      for (let b = a; b < dim; b++) cov[a * dim + b] += ra * row[b]!;
+    }
+  }
+  for (let a = 0; a < dim; a++) for (let b = 0; b < a; b++) cov[a * dim + b] = cov[b * dim + a]!;
+  const comps = new Float64Array(k * dim);
+  const x = new Float64Array(dim);
+  const y = new Float64Array(dim);
+  for (let c = 0; c < k; c++) {
+    x.fill(1 / Math.sqrt(dim));
+    x[c] += 1;
+    for (let step = 0; step < 500; step++) {
+      for (let a = 0; a < dim; a++) {
+        let s = 0;
+        for (let b = 0; b < dim; b++) s += cov[a * dim + b]! * x[b]!;
+        y[a] = s;
+      }
+      let norm = 0;
+      for (let a = 0; a < dim; a++) norm += y[a]! ** 2;
+      norm = Math.sqrt(norm);
+      if (norm === 0) break;
+      let change = 0;
+      for (let a = 0; a < dim; a++) {
+        const z = y[a]! / norm;
+        change += Math.abs(z - x[a]!);
+        x[a] = z;
+      }
+      if (change < 1e-10) break;
+    }
+    // Deflate: cov −= λ x xᵀ with λ = xᵀ cov x.
+    let lambda = 0;
+    for (let a = 0; a < dim; a++) {
+      let s = 0;
+      for (let b = 0; b < dim; b++) s += cov[a * dim + b]! * x[b]!;
+      lambda += x[a]! * s;
+    }
+    for (let a = 0; a < dim; a++) for (let b = 0; b < dim; b++) cov[a * dim + b] -= lambda * x[a]! * x[b]!;
+    comps.set(x, c * dim);
+  }
+  const out = new Float64Array(n * k);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < k; c++) {
+      let s = 0;
+      for (let j = 0; j < dim; j++) s += (v[i * dim + j]! - mean[j]!) * comps[c * dim + j]!;
+      out[i * k + c] = s;
+    }
+  return out;
+}
