@@ -12,7 +12,7 @@ import { round } from "../src/eval/percent.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { type EpochReport, trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
-import { jackknife } from "../src/tagger/jackknife.js";
+import { jackknifeParallel } from "../src/tagger/jackknife.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
 import { readWordVectors } from "../src/vectors/word-vectors.js";
@@ -67,7 +67,7 @@ const tagger = Tagger.train(
 );
 log(`[${elapsed()}] tagger trained`);
 // 2. Jack-knifed training tags.
-const jk = jackknife(
+const jk = await jackknifeParallel(
   trainRead.map((r) => r.sentence),
   folds,
   {

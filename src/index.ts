@@ -86,5 +86,12 @@ export type { TaggerMode, TagResult } from "./tagger/tag-decoder.js";
 export { type TaggedSentence, taggedSentence } from "./tagger/tagged-sentence.js";
 export { TAGGER_KIND, TAGGER_VERSION, Tagger, toAnnotation } from "./tagger/tagger.js";
 export { type EpochProgress, type TaggerTrainOptions, trainTagDecoder } from "./tagger/train-tagger.js";
+export {
+  type GuesserSentence,
+  trainWordGuesser,
+  WordGuesser,
+  type WordGuesserOptions,
+} from "./tagger/word-guesser.js";
+export { principalComponents, readWordVectors, VECTORS_KIND, WordVectors } from "./vectors/word-vectors.js";
 export { AtomicWriter, writeFileAtomic } from "./util/atomic-write.js";
 export { Rng } from "./util/rng.js";

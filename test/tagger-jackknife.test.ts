@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
-import { type FoldInfo, jackknife, jackknifeFolds } from "../src/tagger/jackknife.js";
+import { type FoldInfo, jackknife, jackknifeFolds, jackknifeParallel } from "../src/tagger/jackknife.js";
 import type { TaggedSentence } from "../src/tagger/tagged-sentence.js";
+import { WordVectors } from "../src/vectors/word-vectors.js";
 import { repoRoot } from "./helpers.js";
+import { toyCorpus } from "./toy-tagged.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "vineparse-tagger-jk-"));
 after(() => rmSync(tmp, { recursive: true, force: true }));
@@ -59,6 +61,27 @@ test("jackknife: each fold is tagged by a model that never saw it", () => {
   assert.equal(tested.size, data.length);
   assert.equal(out.length, data.length);
   for (let i = 0; i < data.length; i++) assert.equal(out[i]!.upos.length, 3);
+});
+
+test("parallel jack-knife: worker threads give exactly the sequential tags (with and without vectors)", async () => {
+  const data = toyCorpus(120, 11);
+  const vectors = WordVectors.quantize(
+    ["the", "a", "walkers", "talked"],
+    2,
+    Float64Array.from([1, 0, 0.9, 0.1, -1, 0.2, 0.1, -1]),
+  );
+  for (const v of [null, vectors]) {
+    const sequential = jackknife(data, 5, { epochs: 2, vectors: v });
+    const done: number[] = [];
+    const parallel = await jackknifeParallel(data, 5, {
+      epochs: 2,
+      vectors: v,
+      threads: 2,
+      onFoldDone: (f) => done.push(f),
+    });
+    assert.deepEqual(parallel, sequential);
+    assert.deepEqual(done.sort(), [0, 1, 2, 3, 4]);
+  }
 });
 
 test("tag --jackknife changes only the UPOS and XPOS columns", () => {

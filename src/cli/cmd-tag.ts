@@ -1,8 +1,9 @@
+import { availableParallelism } from "node:os";
 import { type ReadOptions, type ReadSentence, streamConllu } from "../conllu/read.js";
 import { formatSentence } from "../conllu/write.js";
 import { readModelFile } from "../model/model-file.js";
 import { taggerFromModelData } from "../pipeline/bundle.js";
-import { jackknife } from "../tagger/jackknife.js";
+import { jackknifeParallel } from "../tagger/jackknife.js";
 import { readWordVectors, type WordVectors } from "../vectors/word-vectors.js";
 import { toAnnotation } from "../tagger/tagger.js";
 import { AtomicWriter } from "../util/atomic-write.js";
@@ -28,6 +29,8 @@ options:
   --seed S          jack-knife: shuffling seed (default 1)
   --mode M          jack-knife: joint | separate (default joint)
   --vectors FILE    jack-knife: word vectors for the taggers' tag guesses (see 'tagger train')
+  --threads N       jack-knife: folds trained in parallel on N worker threads (default: the number
+                    of CPUs; the output is the same for every N)
   --json            print the closing summary as one JSON line
   --skip-invalid    skip malformed sentences with a warning instead of stopping
   -h, --help        show this help
@@ -47,6 +50,7 @@ export const command: Command = {
       seed: { type: "string" },
       mode: { type: "string" },
       vectors: { type: "string" },
+      threads: { type: "string" },
       json: { type: "boolean" },
       "skip-invalid": { type: "boolean" },
     });
@@ -64,12 +68,17 @@ export const command: Command = {
       const seed = numberOption("tag", "seed", values.seed, 1, { integer: true });
       const mode = choiceOption("tag", "mode", values.mode, ["joint", "separate"] as const, "joint");
       const vectors = values.vectors === undefined ? null : readWordVectors(values.vectors);
+      const threads = numberOption("tag", "threads", values.threads, availableParallelism(), {
+        min: 1,
+        integer: true,
+      });
       return runJackknife(input, values.output ?? "-", readOpts, {
         k,
         epochs,
         seed,
         mode,
         vectors,
+        threads,
         json: values.json,
       });
     }
@@ -109,13 +118,14 @@ async function runJackknife(
     seed: number;
     mode: "joint" | "separate";
     vectors: WordVectors | null;
+    threads: number;
     json: boolean | undefined;
   },
 ): Promise<number> {
   const read: ReadSentence[] = [];
   for await (const r of streamConllu(input, readOpts)) read.push(r);
   const start = performance.now();
-  const tags = jackknife(
+  const tags = await jackknifeParallel(
     read.map((r) => r.sentence),
     o.k,
     {
@@ -123,6 +133,7 @@ async function runJackknife(
       seed: o.seed,
       mode: o.mode,
       vectors: o.vectors,
+      threads: o.threads,
       onFoldDone: (f, s) => process.stderr.write(`fold ${f + 1}/${o.k}: ${s.toFixed(1)} s\n`),
     },
   );
