@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { streamConllu } from "../conllu/read.js";
+import { readText, streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
@@ -79,7 +79,7 @@ export const command: Command = {
           values.text ??
           (values.input === undefined || values.input === "-"
             ? readFileSync(0, "utf8")
-            : readTextFile(values.input));
+            : readText(values.input));
         start = process.hrtime.bigint();
         for (const a of pipeline.parseText(text, { newlineBoundary: values["newline-breaks"] === true }))
           emit(a);
@@ -117,15 +117,3 @@ export const command: Command = {
     return 0;
   },
 };
-
-function readTextFile(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    throw new VineparseError(
-      "no-file",
-      (e as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (e as Error).message,
-      path,
-    );
-  }
-}

@@ -1,5 +1,6 @@
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { VineparseError } from "../errors.js";
+import { readFileBytes } from "../util/read-file.js";
 import type { ConlluSentence } from "./types.js";
 import { rowKind, validateTree } from "./validate.js";
 
@@ -128,14 +129,7 @@ export function readConlluFile(path: string, opts: ReadOptions = {}): ReadSenten
 
 /** Reads a file as UTF-8, turning a missing/unreadable file into a clear VineparseError. */
 export function readText(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new VineparseError("no-file", "no such file", path);
-    if (code === "EISDIR") throw new VineparseError("no-file", "is a directory, not a file", path);
-    throw new VineparseError("read-failed", `cannot read: ${(e as Error).message}`, path);
-  }
+  return readFileBytes(path).toString("utf8");
 }
 
 /** Streams CoNLL-U sentences from a file ("-" = stdin) without reading it all into memory. */

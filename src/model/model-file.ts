@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { crc32, gunzipSync, gzipSync } from "node:zlib";
 import { VineparseError } from "../errors.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
+import { readFileBytes } from "../util/read-file.js";
 
 /** Magic bytes at the start of every vineparse model file. */
 const MAGIC = "VINEPARS";
@@ -134,7 +134,7 @@ export function encodeModel(model: ModelData): Uint8Array {
 
 /** Parses bytes written by `encodeModel`, with one clear error for truncated, corrupted or foreign files. */
 export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: string): ModelData {
-  if (bytes.length < HEADER_BYTES || Buffer.from(bytes.subarray(0, 8)).toString("latin1") !== MAGIC) {
+  if (bytes.length < HEADER_BYTES || !isModelFile(bytes)) {
     throw new VineparseError("model-format", "not a vineparse model file", file);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -208,30 +208,12 @@ export function writeModelFile(path: string, model: ModelData): void {
 
 /** Reads and checks a model file; `expectedKind` guards against loading e.g. a tagger as a parser. */
 export function readModelFile(path: string, expectedKind?: string): ModelData {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new VineparseError(
-      "no-file",
-      code === "ENOENT" ? "no such model file" : (e as Error).message,
-      path,
-    );
-  }
-  try {
-    const size = fstatSync(fd).size;
-    const bytes = new Uint8Array(size);
-    let off = 0;
-    while (off < size) {
-      const r = readSync(fd, bytes, off, size - off, off);
-      if (r === 0) break;
-      off += r;
-    }
-    return decodeModel(bytes.subarray(0, off), path, expectedKind);
-  } finally {
-    closeSync(fd);
-  }
+  return decodeModel(readFileBytes(path, "model file"), path, expectedKind);
+}
+
+/** Whether `bytes` start like a vineparse model file (its magic bytes). */
+export function isModelFile(bytes: Uint8Array): boolean {
+  return bytes.length >= 8 && Buffer.from(bytes.buffer, bytes.byteOffset, 8).toString("latin1") === MAGIC;
 }
 
 /** Stores a mostly-zero weight vector compactly: indices and values of its non-zero entries. */

@@ -113,7 +113,8 @@ export interface JackknifeWorkerResult {
 /**
  * `jackknife` with the folds trained on `threads` worker threads (default: the machine's available
  * parallelism, at most k). Each fold's tagger is trained exactly as in `jackknife`, so the result is
- * the same; `onFoldDone` is called as folds finish (in any order), `onFold` is not called.
+ * the same; `onFoldDone` is called as folds finish (in any order). `onFold` is not called, and the
+ * per-epoch `dev` / `onEpoch` options are ignored (they cannot cross to a worker).
  */
 export async function jackknifeParallel(
   sentences: readonly (ConlluSentence | TaggedSentence)[],

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { VineparseError } from "../errors.js";
-import { decodeModel, type ModelData } from "../model/model-file.js";
+import { decodeModel, isModelFile, type ModelData } from "../model/model-file.js";
+import { readFileBytes } from "../util/read-file.js";
 
 /** Model-file kind of a word-vector table. */
 export const VECTORS_KIND = "word-vectors";
@@ -105,18 +105,8 @@ export class WordVectors {
  * the first vector of a form is kept. Bad lines are errors naming the file and line.
  */
 export function readWordVectors(path: string): WordVectors {
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new VineparseError(
-      "no-file",
-      code === "ENOENT" ? "no such vector file" : (e as Error).message,
-      path,
-    );
-  }
-  if (bytes.subarray(0, 8).toString("latin1") === "VINEPARS") {
+  const bytes = readFileBytes(path, "vector file");
+  if (isModelFile(bytes)) {
     return WordVectors.fromModelData(decodeModel(bytes, path, VECTORS_KIND), path);
   }
   const lines = bytes.toString("utf8").split("\n");
