@@ -4,15 +4,12 @@ import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { DEPREL, HEAD, UPOS } from "../src/conllu/types.js";
-import { sentenceFromWords } from "../src/corpus/sentence.js";
-import { Vocabularies } from "../src/corpus/vocab.js";
 import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
-import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
-import type { BenchContext, Experiment } from "./lib.js";
+import { type BenchContext, type Experiment, parseWithTags } from "./lib.js";
 
 /**
  * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3]`. Speeds of the
@@ -95,22 +92,8 @@ export const experiment: Experiment = {
 
     // 3. Parser on gold tokens with predicted tags (parsing timed alone), and the same parser given the
     // gold tags, whose difference is the cost of tagging errors.
-    const parseWith = (tagsOf: (i: number) => { upos: string[]; xpos: string[] }) => {
-      const vocab = new Vocabularies();
-      const sents = tagged.map((s, i) => sentenceFromWords(s.words, tagsOf(i).upos, tagsOf(i).xpos, vocab));
-      const ev = new AttachmentEvaluator();
-      const { result: parses, seconds } = best(() => sents.map((s) => parser.parse(s, vocab)));
-      for (let i = 0; i < dev.length; i++) {
-        const words = dev[i]!.sentence.words;
-        const gh = [-1, ...words.map((w) => Number(w[HEAD]))];
-        const gr = ["", ...words.map((w) => w[DEPREL]!)];
-        const sr = ["", ...Array.from(parses[i]!.labels.subarray(1), (l) => parser.labels[l]!)];
-        ev.add(words.length, gh, gr, parses[i]!.heads, sr, [false, ...words.map((w) => w[UPOS] === "PUNCT")]);
-      }
-      return { scores: ev.scores(), seconds };
-    };
-    const pred = parseWith((i) => tags[i]!);
-    const goldTags = parseWith((i) => tagged[i]!);
+    const pred = parseWithTags(parser, dev, tags, reps);
+    const goldTags = parseWithTags(parser, dev, tagged);
     const what = `parser, order ${parser.order} (gold tokens, predicted tags)`;
     rows.push([
       what,

@@ -2,8 +2,15 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
-import { compactJson, gitCommit, machineInfo, time } from "../bench/lib.js";
+import { compactJson, gitCommit, machineInfo, parseWithTags, time } from "../bench/lib.js";
+import { parseConllu } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { repairTags } from "../src/eval/tag-errors.js";
+import { evaluateParser, trainParser } from "../src/parser/train.js";
+import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { repoRoot } from "./helpers.js";
+import { toyTreebank } from "./toy-treebank.js";
 
 /** Runs the compiled benchmark runner. */
 function bench(args: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -40,4 +47,31 @@ test("bench lib: machine info, git commit, timing, compact JSON", async () => {
   assert.deepEqual(JSON.parse(compactJson(doc)), doc);
   assert.match(compactJson(doc), /"a": \[1, "x,y", 2\.5\]/);
   assert.equal(compactJson({ r: [] }), JSON.stringify({ r: [] }, null, 2));
+});
+
+test("parseWithTags scores the gold tags like the parser's own evaluation; wrong tags score lower", () => {
+  const vocab = new Vocabularies();
+  const train = [...parseConllu(toyTreebank(200, 1))].map((r) => toSentence(r, vocab));
+  const devRead = [...parseConllu(toyTreebank(60, 2))];
+  const dev = devRead.map((r) => toSentence(r, vocab));
+  const { parser } = trainParser(train, vocab, { epochs: 3, bits: 16, labelBits: 10 });
+  const gold = devRead.map((r) => taggedSentence(r.sentence));
+  const own = evaluateParser(parser, dev, vocab);
+  const g = parseWithTags(parser, devRead, gold, 2);
+  assert.equal(g.scores.uasNoPunct, own.uasNoPunct);
+  assert.equal(g.scores.lasNoPunct, own.lasNoPunct);
+  assert.ok(g.seconds > 0);
+  // Every verb tagged as a noun: the toy grammar's heads move, so UAS must drop.
+  const wrong = gold.map((t) => ({
+    upos: t.upos.map((u) => (u === "VERB" ? "NOUN" : u)),
+    xpos: t.xpos.map((x) => (x === "VBD" ? "NN" : x)),
+  }));
+  const w = parseWithTags(parser, devRead, wrong);
+  assert.ok(
+    w.scores.uasNoPunct < g.scores.uasNoPunct - 5,
+    `${w.scores.uasNoPunct} vs ${g.scores.uasNoPunct}`,
+  );
+  // Repairing every error restores the gold-tag score.
+  const repaired = repairTags(gold, wrong, () => true);
+  assert.equal(parseWithTags(parser, devRead, repaired.tags).scores.uasNoPunct, g.scores.uasNoPunct);
 });
