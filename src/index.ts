@@ -48,6 +48,13 @@ export {
   evaluateFiles,
 } from "./eval/attachment.js";
 export { oracleReduction, type PruningCounts, PruningEvaluator, type PruningScores } from "./eval/pruning.js";
+export {
+  type RepairedTags,
+  repairTags,
+  type SentenceTags,
+  uposConfusion,
+  uposConfusions,
+} from "./eval/tag-errors.js";
 export { type ModelData, readModelFile, writeModelFile } from "./model/model-file.js";
 export { loadParser, parserFromModel } from "./parser/load-parser.js";
 export {
