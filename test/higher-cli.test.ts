@@ -4,6 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import type { HigherOrderParser } from "../src/parser/higher-order-parser.js";
+import { loadParser } from "../src/parser/load-parser.js";
 import { repoRoot } from "./helpers.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -50,4 +52,14 @@ test("CLI: train --order 2 and --order 3 (reusing a first-order model), parse an
   ]);
   assert.notEqual(notFirst.status, 0);
   assert.match(notFirst.stderr, /order-1/);
+  // --first-order-bits sizes the first-order model trained on the way (without --first-order).
+  const small = join(dir, "small.bin");
+  const s = cli([...base, "--out", small, "--order", "2", "--k", "4", "--first-order-bits", "12"]);
+  assert.equal(s.status, 0, s.stderr);
+  const hp = loadParser(small) as HigherOrderParser;
+  assert.equal(hp.firstOrder.config.bits, 12);
+  assert.equal(hp.config.bits, 16);
+  const badBits = cli([...base, "--out", join(dir, "z.bin"), "--order", "2", "--first-order-bits", "4"]);
+  assert.notEqual(badBits.status, 0);
+  assert.match(badBits.stderr, /first-order-bits/);
 });

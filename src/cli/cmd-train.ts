@@ -37,6 +37,8 @@ options:
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
+  --first-order-bits N    orders 2/3: log2 of that first-order model's weight table (default 23;
+                      a smaller table prunes faster, since more of it stays in cache)
   --algorithm NAME    mira (1-best MIRA, default) or perceptron (averaged)
   --epochs N          passes over the training data (default 10)
   --C X               MIRA step cap (default 0.1)
@@ -70,6 +72,7 @@ export const command: Command = {
       "gold-pruned": { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
+      "first-order-bits": { type: "string" },
       "skip-invalid": { type: "boolean" },
       quiet: { type: "boolean" },
     });
@@ -119,6 +122,11 @@ export const command: Command = {
         min: 1,
       },
     );
+    const firstOrderBits = numberOption("train", "first-order-bits", values["first-order-bits"], 23, {
+      integer: true,
+      min: 10,
+      max: 28,
+    });
     const quiet = values.quiet === true;
     const log = (s: string) => {
       if (!quiet) process.stderr.write(s + "\n");
@@ -179,6 +187,7 @@ export const command: Command = {
         goldPruned,
         firstOrder,
         firstOrderEpochs,
+        firstOrderBits,
         dev,
         onFirstOrderEpoch,
         onEpoch: (e: HigherOrderEpochReport) => {
