@@ -30,6 +30,7 @@ const { values } = parseArgs({
     "gold-copy": { type: "string" },
     order: { type: "string" },
     vectors: { type: "string" },
+    "first-order-bits": { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -41,6 +42,8 @@ const limit = Number(values["train-limit"] ?? 0);
 // Also train on a copy of train with its gold tags ("no" = jack-knifed tags only).
 const goldCopy = (values["gold-copy"] ?? "yes") !== "no";
 const order = Number(values.order ?? 2);
+// Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
+const firstOrderBits = Number(values["first-order-bits"] ?? 20);
 if (order !== 1 && order !== 2) throw new Error("--order must be 1 or 2");
 const log = (s: string) => process.stderr.write(`${s}\n`);
 const t0 = Date.now();
@@ -110,6 +113,7 @@ const { parser, bestEpoch, history } =
     : trainHigherOrderParser(train, vocab, {
         order: 2,
         epochs: parserEpochs,
+        firstOrderBits,
         dev,
         onFirstOrderEpoch: onEpoch("first-order"),
         onEpoch: onEpoch("second-order"),
@@ -125,7 +129,12 @@ writeBundle(out, {
     jackknifeFolds: folds,
     vectors: vectors === null ? null : { source: vectorSource, words: vectors.size },
     goldCopy,
-    parser: { order: parser.order, epochs: parserEpochs, bestEpoch },
+    parser: {
+      order: parser.order,
+      epochs: parserEpochs,
+      bestEpoch,
+      ...(order === 2 ? { firstOrderBits } : {}),
+    },
     devPredictedTags: {
       upos: round((100 * devTagCorrect) / devTokens),
       uasNoPunct: round(best.uasNoPunct),
