@@ -97,6 +97,46 @@ test("CLI parse: --text, --raw from stdin, CoNLL-U input (own tags kept), --form
   );
   assert.equal(raw.status, 0, raw.stderr);
   assert.match(raw.stdout, /\[\d+\] root/);
+  // --raw FILE and --raw --input FILE read the same text; a stray FILE without --raw is refused.
+  const rawPath = join(dir, "raw.txt");
+  writeFileSync(rawPath, "the old man saw a dog .");
+  const rawFile = run(["parse", "--model", bundlePath, "--raw", rawPath, "--format", "tree", "--quiet"]);
+  assert.equal(rawFile.status, 0, rawFile.stderr);
+  assert.equal(rawFile.stdout, raw.stdout);
+  const rawInput = run([
+    "parse",
+    "--model",
+    bundlePath,
+    "--raw",
+    "--input",
+    rawPath,
+    "--format",
+    "tree",
+    "--quiet",
+  ]);
+  assert.equal(rawInput.stdout, raw.stdout);
+  const stray = run(["parse", "--model", bundlePath, "--text", "a dog", rawPath]);
+  assert.notEqual(stray.status, 0);
+  assert.match(stray.stderr, /goes with --raw/);
+  const twice = run(["parse", "--model", bundlePath, "--raw", rawPath, "--input", rawPath]);
+  assert.notEqual(twice.status, 0);
+  assert.match(twice.stderr, /raw text file once/);
+  // --max-words cuts long sentences of raw text.
+  const cut = run([
+    "parse",
+    "--model",
+    bundlePath,
+    "--text",
+    "the dog saw the cat near the old house",
+    "--max-words",
+    "4",
+    "--quiet",
+  ]);
+  assert.equal(cut.status, 0, cut.stderr);
+  assert.equal((cut.stdout.match(/^# sent_id/gm) ?? []).length, 3);
+  const badMax = run(["parse", "--model", bundlePath, "--text", "a dog", "--max-words", "-1"]);
+  assert.notEqual(badMax.status, 0);
+  assert.match(badMax.stderr, /max-words/);
   const input = join(dir, "in.conllu");
   writeFileSync(input, toyTreebank(5, 99));
   const out = join(dir, "out.conllu");

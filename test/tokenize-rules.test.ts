@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { segmentText } from "../src/pipeline/sentence-split.js";
+import { capSentenceLength, MAX_SENTENCE_WORDS, segmentText } from "../src/pipeline/sentence-split.js";
 import { tokenize } from "../src/pipeline/tokenize.js";
 
 /** Words of `text` joined by spaces. */
@@ -146,4 +146,41 @@ test("no pathological slow-down on long unbroken input", () => {
   const t = tokenize(long);
   assert.ok(t.words.length > 0);
   assert.ok(performance.now() - t0 < 2000);
+});
+
+/** Sentence texts of `text` split with at most `maxWords` words each. */
+function capped(text: string, maxWords: number): string[] {
+  return segmentText(text, { maxWords }).map((x) => text.slice(x.start, x.end));
+}
+
+test("long sentences are cut: at a line break, else after ; or :, else a comma, else a token boundary", () => {
+  assert.deepEqual(capped("a b c d e f g h i j", 4), ["a b c d", "e f g h", "i j"]);
+  // The comma beats a later plain boundary; the search stays in the second half of the window.
+  assert.deepEqual(capped("a b , c d e f", 5), ["a b ,", "c d e f"]);
+  // A line break beats a later semicolon, a semicolon beats a later comma.
+  // (Cuts are searched in the second half of the window: words 3..6 of a 6-word window.)
+  assert.deepEqual(capped("a b c\nd ; e , f g h i", 6), ["a b c", "d ; e ,", "f g h i"]);
+  assert.deepEqual(capped("a b c ; d , e f g", 6), ["a b c ;", "d , e f g"]);
+  // Never inside a token: "didn't" is the two words "did" + "n't".
+  assert.deepEqual(capped("w x y didn't z", 4), ["w x y", "didn't z"]);
+  // No cap, and sentences within the cap are left alone.
+  assert.equal(capped("a b c d e f g h i j", 0).length, 1);
+  assert.deepEqual(capped("One two. Three four five.", 4), ["One two.", "Three four five."]);
+  // The default cap: a 1,000-word run without punctuation becomes 4 sentences of 250 words.
+  const long = Array.from({ length: 1000 }, (_, i) => `w${i}`).join(" ");
+  const parts = segmentText(long);
+  assert.equal(MAX_SENTENCE_WORDS, 250);
+  assert.deepEqual(
+    parts.map((p) => p.words.length),
+    [250, 250, 250, 250],
+  );
+  assert.equal(parts[1]!.words[0]!.form, "w250");
+  assert.equal(parts[1]!.start, long.indexOf("w250"));
+});
+
+test("capSentenceLength keeps existing starts and only adds cuts", () => {
+  const text = "a b c d e f g h";
+  const tok = tokenize(text, 0, text.length);
+  assert.deepEqual(capSentenceLength(text, tok, [2, 8], 3), [2, 5, 8]);
+  assert.deepEqual(capSentenceLength(text, tok, [8], 0), [8]);
 });

@@ -4,7 +4,8 @@ import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
 import { AtomicWriter } from "../util/atomic-write.js";
-import { choiceOption, parseCommandArgs } from "./args.js";
+import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
+import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse parse [--model MODEL] (--input F.conllu | --text "raw text" | --raw [FILE]) [options]
@@ -20,11 +21,13 @@ options:
   --model FILE      pipeline bundle or parser model (default: the bundled English model)
   --input FILE      CoNLL-U to parse ("-" = stdin)
   --text TEXT       raw text to parse
-  --raw             read raw text (from --input FILE, or stdin)
+  --raw [FILE]      read raw text from FILE (or --input FILE; "-" or none = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
   --format NAME     conllu (default) or tree
   --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
   --newline-breaks  with raw text: every line break ends a sentence
+  --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
+                    break or after ; : or , where possible
   --json            print the closing summary as one JSON line
   --quiet           no closing summary
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
@@ -36,18 +39,42 @@ export const command: Command = {
   summary: "parse CoNLL-U or raw text (bundled English model by default)",
   usage,
   async run(args) {
-    const { values } = parseCommandArgs("parse", args, {
-      model: { type: "string" },
-      input: { type: "string" },
-      text: { type: "string" },
-      raw: { type: "boolean" },
-      output: { type: "string" },
-      format: { type: "string" },
-      retag: { type: "boolean" },
-      "newline-breaks": { type: "boolean" },
-      json: { type: "boolean" },
-      quiet: { type: "boolean" },
-      "skip-invalid": { type: "boolean" },
+    const { values, positionals } = parseCommandArgs(
+      "parse",
+      args,
+      {
+        model: { type: "string" },
+        input: { type: "string" },
+        text: { type: "string" },
+        raw: { type: "boolean" },
+        output: { type: "string" },
+        format: { type: "string" },
+        retag: { type: "boolean" },
+        "newline-breaks": { type: "boolean" },
+        "max-words": { type: "string" },
+        json: { type: "boolean" },
+        quiet: { type: "boolean" },
+        "skip-invalid": { type: "boolean" },
+      },
+      { max: 1, name: "FILE" },
+    );
+    const rawFile = positionals[0];
+    if (rawFile !== undefined && values.raw !== true) {
+      throw new VineparseError(
+        "usage",
+        `parse: unexpected argument "${rawFile}" (a FILE argument goes with --raw; CoNLL-U: --input FILE)`,
+      );
+    }
+    if (rawFile !== undefined && values.input !== undefined) {
+      throw new VineparseError(
+        "usage",
+        "parse: give the raw text file once: --raw FILE or --raw --input FILE",
+      );
+    }
+    const rawPath = rawFile ?? values.input;
+    const maxWords = numberOption("parse", "max-words", values["max-words"], MAX_SENTENCE_WORDS, {
+      integer: true,
+      min: 0,
     });
     const format = choiceOption("parse", "format", values.format, ["conllu", "tree"] as const, "conllu");
     const sources =
@@ -77,11 +104,12 @@ export const command: Command = {
       if (values.text !== undefined || values.raw === true) {
         const text =
           values.text ??
-          (values.input === undefined || values.input === "-"
-            ? readFileSync(0, "utf8")
-            : readText(values.input));
+          (rawPath === undefined || rawPath === "-" ? readFileSync(0, "utf8") : readText(rawPath));
         start = process.hrtime.bigint();
-        for (const a of pipeline.parseText(text, { newlineBoundary: values["newline-breaks"] === true }))
+        for (const a of pipeline.parseText(text, {
+          newlineBoundary: values["newline-breaks"] === true,
+          maxWords,
+        }))
           emit(a);
       } else {
         for await (const r of streamConllu(values.input!, {

@@ -5,10 +5,23 @@
  */
 import { isSpaceCode, type Tokenization, type TokWord, tokenize } from "./tokenize.js";
 
+/**
+ * Default cap on a sentence's length in words. Higher-order parsing is cubic in sentence length: a
+ * 2,000-word run of text without sentence punctuation takes the bundled parser about 40 s and 700 MB,
+ * so longer runs are cut (en_ewt's longest training sentence has 159 words).
+ */
+export const MAX_SENTENCE_WORDS = 250;
+
 /** Options of the sentence splitter. */
 export interface SegmentOptions {
   /** Also end a sentence at every single line break (default false: only blank lines are hard boundaries). */
   newlineBoundary?: boolean;
+  /**
+   * Cut sentences longer than this many words (default `MAX_SENTENCE_WORDS`; 0 = no cap): at the
+   * last line break, else after the last `;` or `:`, else after the last comma, else at the last
+   * token boundary within the cap (never inside a token such as "didn't").
+   */
+  maxWords?: number;
 }
 
 /** One sentence: its span in the input and its words and tokens (offsets into the whole input). */
@@ -136,18 +149,78 @@ export function segmentText(text: string, opts: SegmentOptions = {}): TokenizedS
       }
       e = j;
     }
-    splitBlock(text, i, e, out);
+    splitBlock(text, i, e, out, opts.maxWords ?? MAX_SENTENCE_WORDS);
     i = e + 1;
   }
   return out;
 }
 
+/**
+ * Adds cut points to sentence starts `starts` (ending with the word count) so that no sentence is
+ * longer than `maxWords` words; see `SegmentOptions.maxWords` for where it cuts. Returns new starts.
+ */
+export function capSentenceLength(
+  text: string,
+  tok: Tokenization,
+  starts: readonly number[],
+  maxWords: number,
+): number[] {
+  if (maxWords <= 0) return starts.slice();
+  const words = tok.words;
+  const tokenStart = new Uint8Array(words.length + 1);
+  for (const t of tok.tokens) tokenStart[t.firstWord] = 1;
+  /** How good a cut before word k is: 4 line break, 3 after ; or :, 2 after a comma, 1 token boundary. */
+  const rank = (k: number): number => {
+    if (tokenStart[k] === 0) return 0;
+    if (text.slice(words[k - 1]!.end, words[k]!.start).includes("\n")) return 4;
+    const prev = words[k - 1]!.form;
+    if (prev === ";" || prev === ":") return 3;
+    return prev === "," ? 2 : 1;
+  };
+  const out: number[] = [];
+  let first = 0;
+  for (const s of starts) {
+    while (s - first > maxWords) {
+      let best = -1;
+      let bestRank = 0;
+      // Look for the best cut in the second half of the allowed window, the latest among equals.
+      const lo = first + Math.max(1, Math.ceil(maxWords / 2));
+      for (let k = first + maxWords; k >= lo; k--) {
+        const r = rank(k);
+        if (r > bestRank) {
+          bestRank = r;
+          best = k;
+          if (r === 4) break;
+        }
+      }
+      if (best < 0) {
+        // A single token longer than the window: cut right after it.
+        best = first + maxWords;
+        while (best < s && tokenStart[best] === 0) best++;
+        if (best >= s) break;
+      }
+      out.push(best);
+      first = best;
+    }
+    out.push(s);
+    first = s;
+  }
+  return out;
+}
+
 /** Tokenizes [start, end) and cuts it into sentences appended to `out`. */
-function splitBlock(text: string, start: number, end: number, out: TokenizedSentence[]): void {
+function splitBlock(
+  text: string,
+  start: number,
+  end: number,
+  out: TokenizedSentence[],
+  maxWords: number,
+): void {
   const tok = tokenize(text, start, end);
   if (tok.words.length === 0) return;
-  const starts = sentenceStarts(text, tok);
-  starts.push(tok.words.length);
+  const found = sentenceStarts(text, tok);
+  found.push(tok.words.length);
+  const starts = capSentenceLength(text, tok, found, maxWords);
   let first = 0;
   let t = 0;
   for (const s of starts) {
