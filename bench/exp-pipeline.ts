@@ -9,7 +9,8 @@ import { round } from "../src/eval/percent.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
-import { type BenchContext, type Experiment, parseWithTags } from "./lib.js";
+import { tagAccuracy } from "../src/tagger/accuracy.js";
+import { type BenchContext, bestOf, type Experiment, parseWithTags } from "./lib.js";
 
 /**
  * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3]`. Speeds of the
@@ -26,18 +27,6 @@ export const experiment: Experiment = {
       reps: { type: "string" },
     });
     const reps = numberOption("pipeline", "reps", values.reps, 3, { integer: true, min: 1 });
-    /** Runs f `reps` times; its first result and the shortest time in seconds. */
-    const best = <T>(f: () => T): { result: T; seconds: number } => {
-      let result: T | undefined;
-      let seconds = Number.POSITIVE_INFINITY;
-      for (let r = 0; r < reps; r++) {
-        const t = performance.now();
-        const x = f();
-        seconds = Math.min(seconds, (performance.now() - t) / 1000);
-        if (r === 0) result = x;
-      }
-      return { result: result!, seconds };
-    };
     const tb = values.tb ?? "en_ewt";
     const devPath = join(ctx.udRoot(), tb, "dev.conllu");
     const pipeline = loadPipeline(values.model);
@@ -72,23 +61,16 @@ export const experiment: Experiment = {
 
     // 2. Tagger on gold tokens.
     const tagged = dev.map((r) => taggedSentence(r.sentence));
-    const { result: tags, seconds: tagSeconds } = best(() => tagged.map((s) => tagger.tag(s.words)));
-    let upos = 0;
-    let xpos = 0;
-    for (let i = 0; i < tagged.length; i++) {
-      for (let j = 0; j < tagged[i]!.words.length; j++) {
-        if (tags[i]!.upos[j] === tagged[i]!.upos[j]) upos++;
-        if (tags[i]!.xpos[j] === tagged[i]!.xpos[j]) xpos++;
-      }
-    }
+    const { result: tags, seconds: tagSeconds } = bestOf(reps, () => tagged.map((s) => tagger.tag(s.words)));
+    const acc = tagAccuracy(tagged, tags);
     rows.push([
       "tagger (gold tokens)",
       "UPOS %",
-      round((100 * upos) / tokens),
+      round(acc.upos),
       Math.round(tokens / tagSeconds),
       "tokens/s",
     ]);
-    rows.push(["tagger (gold tokens)", "XPOS %", round((100 * xpos) / tokens), "", ""]);
+    rows.push(["tagger (gold tokens)", "XPOS %", round(acc.xpos), "", ""]);
 
     // 3. Parser on gold tokens with predicted tags (parsing timed alone), and the same parser given the
     // gold tags, whose difference is the cost of tagging errors.
@@ -145,7 +127,7 @@ export const experiment: Experiment = {
       i = j;
       docs.push({ text, gold: g });
     }
-    const { result: outputs, seconds: e2eSeconds } = best(() =>
+    const { result: outputs, seconds: e2eSeconds } = bestOf(reps, () =>
       docs.map((d) => pipeline.parseText(d.text, { newlineBoundary: true })),
     );
     const aligned = new AlignedAttachmentEvaluator();

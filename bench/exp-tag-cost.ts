@@ -7,6 +7,7 @@ import { FORM } from "../src/conllu/types.js";
 import { round } from "../src/eval/percent.js";
 import { repairTags, type SentenceTags, uposConfusion, uposConfusions } from "../src/eval/tag-errors.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
+import { tagAccuracy } from "../src/tagger/accuracy.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { type BenchContext, type Experiment, parseWithTags } from "./lib.js";
 
@@ -35,18 +36,10 @@ export const experiment: Experiment = {
 
     const seen = new Set<string>();
     for (const r of train) for (const w of r.sentence.words) seen.add(w[FORM]!);
-    const gold: SentenceTags[] = dev.map((r) => taggedSentence(r.sentence));
-    const words = gold.map((_, i) => dev[i]!.sentence.words.map((w) => w[FORM]!));
+    const gold = dev.map((r) => taggedSentence(r.sentence));
+    const words = gold.map((g) => g.words);
     const pred: SentenceTags[] = words.map((w) => tagger.tag(w));
-    const tokens = words.reduce((a, w) => a + w.length, 0);
-    let uposErrors = 0;
-    let xposErrors = 0;
-    for (let i = 0; i < gold.length; i++) {
-      for (let j = 0; j < gold[i]!.upos.length; j++) {
-        if (gold[i]!.upos[j] !== pred[i]!.upos[j]) uposErrors++;
-        if (gold[i]!.xpos[j] !== pred[i]!.xpos[j]) xposErrors++;
-      }
-    }
+    const acc = tagAccuracy(gold, pred);
 
     const base = parseWithTags(parser, dev, pred).scores.uasNoPunct;
     const ceiling = parseWithTags(parser, dev, gold).scores.uasNoPunct;
@@ -84,8 +77,8 @@ export const experiment: Experiment = {
     }
 
     ctx.note(
-      `${tb} dev: ${dev.length} sentences, ${tokens} words; model ${values.model ?? "bundled"} (parser order ${parser.order}); ` +
-        `tagger UPOS ${round((100 * (tokens - uposErrors)) / tokens)} %, XPOS ${round((100 * (tokens - xposErrors)) / tokens)} %; ` +
+      `${tb} dev: ${dev.length} sentences, ${acc.tokens} words; model ${values.model ?? "bundled"} (parser order ${parser.order}); ` +
+        `tagger UPOS ${round(acc.upos)} %, XPOS ${round(acc.xpos)} %; ` +
         `UAS (no punct) with predicted tags ${round(base)}, with gold tags ${round(ceiling)}: tagging errors cost ${round(gap)} points`,
     );
     ctx.table(
