@@ -1,6 +1,8 @@
 // Builds the bundled English model (models/en_ewt.vpm): a tagger trained on en_ewt train with tag
 // guesses from word vectors (GloVe, see scripts/glove.ts), and a parser trained on en_ewt train twice
-// over, once with 10-fold jack-knifed tags and once with the gold tags, selected on dev with
+// over, both times with jack-knifed tags: once from 10 folds of taggers like the bundled one, and
+// once from 2 folds of taggers trained for one epoch without vectors (about 92% UPOS), whose more
+// frequent errors teach the parser to lean less on the tags. The parser is selected on dev with
 // predicted tags.
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
@@ -27,7 +29,7 @@ const { values } = parseArgs({
     folds: { type: "string" },
     "parser-epochs": { type: "string" },
     "train-limit": { type: "string" },
-    "gold-copy": { type: "string" },
+    "second-copy": { type: "string" },
     order: { type: "string" },
     vectors: { type: "string" },
     "first-order-bits": { type: "string" },
@@ -39,8 +41,12 @@ const out = values.out ?? join(repo, "models", `${tb}.vpm`);
 const folds = Number(values.folds ?? 10);
 const parserEpochs = Number(values["parser-epochs"] ?? 10);
 const limit = Number(values["train-limit"] ?? 0);
-// Also train on a copy of train with its gold tags ("no" = jack-knifed tags only).
-const goldCopy = (values["gold-copy"] ?? "yes") !== "no";
+// The parser's second copy of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
+// without vectors; "gold" = the gold tags (the recipe before 2026-11-22 13:00); "none" = no second
+// copy.
+const secondCopy = values["second-copy"] ?? "noisy";
+if (secondCopy !== "noisy" && secondCopy !== "gold" && secondCopy !== "none")
+  throw new Error("--second-copy must be noisy, gold or none");
 const order = Number(values.order ?? 2);
 // Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
@@ -89,7 +95,18 @@ const withTags = (r: (typeof trainRead)[number], upos: string[], xpos: string[])
   return s;
 };
 const train = trainRead.map((r, i) => withTags(r, jk[i]!.upos, jk[i]!.xpos));
-if (goldCopy) for (const r of trainRead) train.push(toSentence(r, vocab));
+if (secondCopy === "gold") for (const r of trainRead) train.push(toSentence(r, vocab));
+if (secondCopy === "noisy") {
+  const noisy = await jackknifeParallel(
+    trainRead.map((r) => r.sentence),
+    2,
+    {
+      epochs: 1,
+      onFoldDone: (f, s) => log(`[${elapsed()}] noisy copy: fold ${f + 1}/2 (${s.toFixed(1)} s)`),
+    },
+  );
+  trainRead.forEach((r, i) => train.push(withTags(r, noisy[i]!.upos, noisy[i]!.xpos)));
+}
 let devTagCorrect = 0;
 let devTokens = 0;
 const dev = devRead.map((r) => {
@@ -128,7 +145,7 @@ writeBundle(out, {
     parserTrainingSentences: train.length,
     jackknifeFolds: folds,
     vectors: vectors === null ? null : { source: vectorSource, words: vectors.size },
-    goldCopy,
+    secondCopy,
     parser: {
       order: parser.order,
       epochs: parserEpochs,
