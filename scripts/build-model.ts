@@ -1,7 +1,7 @@
 // Builds the bundled English model (models/en_ewt.vpm): a tagger trained on en_ewt train with tag
-// guesses from word vectors (GloVe, see scripts/glove.ts), and a parser trained on en_ewt train twice
-// over, both times with jack-knifed tags: once from 10 folds of taggers like the bundled one, and
-// once from 2 folds of taggers trained for one epoch without vectors (about 92% UPOS), whose more
+// guesses from word vectors (GloVe, see scripts/glove.ts), and a parser trained on en_ewt train three
+// times over, always with jack-knifed tags: once from 10 folds of taggers like the bundled one, and
+// twice from 2 folds of taggers trained for one epoch without vectors (about 92% UPOS), whose more
 // frequent errors teach the parser to lean less on the tags. The parser is selected on dev with
 // predicted tags.
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     "parser-epochs": { type: "string" },
     "train-limit": { type: "string" },
     "second-copy": { type: "string" },
+    "noisy-copies": { type: "string" },
     order: { type: "string" },
     vectors: { type: "string" },
     "first-order-bits": { type: "string" },
@@ -41,10 +42,12 @@ const out = values.out ?? join(repo, "models", `${tb}.vpm`);
 const folds = Number(values.folds ?? 10);
 const parserEpochs = Number(values["parser-epochs"] ?? 10);
 const limit = Number(values["train-limit"] ?? 0);
-// The parser's second copy of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
-// without vectors; "gold" = the gold tags (the recipe before 2026-11-22 13:00); "none" = no second
-// copy.
+// The parser's further copies of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
+// without vectors (--noisy-copies of them); "gold" = one copy with the gold tags (the recipe before
+// 2026-11-22 14:30); "none" = no further copy.
 const secondCopy = values["second-copy"] ?? "noisy";
+// With "noisy": how many such copies (copy c is jack-knifed with shuffling seed c + 1).
+const noisyCopies = Number(values["noisy-copies"] ?? 2);
 if (secondCopy !== "noisy" && secondCopy !== "gold" && secondCopy !== "none")
   throw new Error("--second-copy must be noisy, gold or none");
 const order = Number(values.order ?? 2);
@@ -96,13 +99,14 @@ const withTags = (r: (typeof trainRead)[number], upos: string[], xpos: string[])
 };
 const train = trainRead.map((r, i) => withTags(r, jk[i]!.upos, jk[i]!.xpos));
 if (secondCopy === "gold") for (const r of trainRead) train.push(toSentence(r, vocab));
-if (secondCopy === "noisy") {
+for (let c = 0; secondCopy === "noisy" && c < noisyCopies; c++) {
   const noisy = await jackknifeParallel(
     trainRead.map((r) => r.sentence),
     2,
     {
       epochs: 1,
-      onFoldDone: (f, s) => log(`[${elapsed()}] noisy copy: fold ${f + 1}/2 (${s.toFixed(1)} s)`),
+      seed: c + 1,
+      onFoldDone: (f, s) => log(`[${elapsed()}] noisy copy ${c + 1}: fold ${f + 1}/2 (${s.toFixed(1)} s)`),
     },
   );
   trainRead.forEach((r, i) => train.push(withTags(r, noisy[i]!.upos, noisy[i]!.xpos)));
@@ -146,6 +150,7 @@ writeBundle(out, {
     jackknifeFolds: folds,
     vectors: vectors === null ? null : { source: vectorSource, words: vectors.size },
     secondCopy,
+    ...(secondCopy === "noisy" ? { noisyCopies } : {}),
     parser: {
       order: parser.order,
       epochs: parserEpochs,
