@@ -1,16 +1,14 @@
 // Raw-text pipeline on a UD treebank's dev set: tokenizer F1, tagger accuracy, parser accuracy on gold
 // tokens with predicted tags, end-to-end accuracy from raw text, and the throughput of every stage.
-import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { DEPREL, HEAD, UPOS } from "../src/conllu/types.js";
 import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
 import { round } from "../src/eval/percent.js";
-import { loadPipeline } from "../src/pipeline/default-model.js";
 import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { tagAccuracy } from "../src/tagger/accuracy.js";
-import { type BenchContext, bestOf, type Experiment, parseWithTags } from "./lib.js";
+import { type BenchContext, bestOf, type Experiment, loadTaggingPipeline, parseWithTags } from "./lib.js";
 
 /**
  * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3]`. Speeds of the
@@ -28,12 +26,8 @@ export const experiment: Experiment = {
     });
     const reps = numberOption("pipeline", "reps", values.reps, 3, { integer: true, min: 1 });
     const tb = values.tb ?? "en_ewt";
-    const devPath = join(ctx.udRoot(), tb, "dev.conllu");
-    const pipeline = loadPipeline(values.model);
-    const tagger = pipeline.tagger;
-    if (tagger === null) throw new Error("the model has no tagger: give a pipeline bundle");
-    const parser = pipeline.parser;
-    const dev = readConlluFile(devPath);
+    const { pipeline, tagger, parser } = loadTaggingPipeline(values.model);
+    const dev = readConlluFile(ctx.treebank(tb, "dev"));
     const tokens = dev.reduce((a, r) => a + r.sentence.words.length, 0);
     ctx.note(ctx.header());
     ctx.note(`${tb} dev: ${dev.length} sentences, ${tokens} words; model ${values.model ?? "bundled"}`);

@@ -6,10 +6,9 @@ import { readConlluFile } from "../src/conllu/read.js";
 import { FORM } from "../src/conllu/types.js";
 import { round } from "../src/eval/percent.js";
 import { repairTags, type SentenceTags, uposConfusion, uposConfusions } from "../src/eval/tag-errors.js";
-import { loadPipeline } from "../src/pipeline/default-model.js";
 import { tagAccuracy } from "../src/tagger/accuracy.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
-import { type BenchContext, type Experiment, parseWithTags } from "./lib.js";
+import { type BenchContext, type Experiment, loadTaggingPipeline, parseWithTags } from "./lib.js";
 
 /**
  * `npm run bench -- tag-cost [--tb en_ewt] [--model models/en_ewt.vpm] [--top 10]`. Rows: every
@@ -29,10 +28,7 @@ export const experiment: Experiment = {
     const tb = values.tb ?? "en_ewt";
     const dev = readConlluFile(ctx.treebank(tb, "dev"));
     const train = readConlluFile(ctx.treebank(tb, "train"));
-    const pipeline = loadPipeline(values.model);
-    const tagger = pipeline.tagger;
-    if (tagger === null) throw new Error("the model has no tagger: give a pipeline bundle");
-    const parser = pipeline.parser;
+    const { tagger, parser } = loadTaggingPipeline(values.model);
 
     const seen = new Set<string>();
     for (const r of train) for (const w of r.sentence.words) seen.add(w[FORM]!);

@@ -11,6 +11,24 @@ import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachme
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
 import type { SentenceTags } from "../src/eval/tag-errors.js";
 import type { DependencyParser } from "../src/parser/types.js";
+import { loadPipeline } from "../src/pipeline/default-model.js";
+import type { Pipeline } from "../src/pipeline/pipeline.js";
+import type { Tagger } from "../src/tagger/tagger.js";
+
+/**
+ * A pipeline bundle (default: the bundled model) with its tagger and parser; a model without a
+ * tagger is refused, since the benches that call this tag dev themselves.
+ */
+export function loadTaggingPipeline(model?: string): {
+  pipeline: Pipeline;
+  tagger: Tagger;
+  parser: DependencyParser;
+} {
+  const pipeline = loadPipeline(model);
+  const tagger = pipeline.tagger;
+  if (tagger === null) throw new Error("the model has no tagger: give a pipeline bundle");
+  return { pipeline, tagger, parser: pipeline.parser };
+}
 
 /** Repository root (this file runs from dist/bench). */
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");

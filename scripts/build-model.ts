@@ -50,6 +50,8 @@ const secondCopy = values["second-copy"] ?? "noisy";
 const noisyCopies = Number(values["noisy-copies"] ?? 2);
 if (secondCopy !== "noisy" && secondCopy !== "gold" && secondCopy !== "none")
   throw new Error("--second-copy must be noisy, gold or none");
+if (!Number.isInteger(noisyCopies) || noisyCopies < 1)
+  throw new Error("--noisy-copies must be an integer ≥ 1");
 const order = Number(values.order ?? 2);
 // Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
@@ -99,7 +101,8 @@ const withTags = (r: (typeof trainRead)[number], upos: string[], xpos: string[])
 };
 const train = trainRead.map((r, i) => withTags(r, jk[i]!.upos, jk[i]!.xpos));
 if (secondCopy === "gold") for (const r of trainRead) train.push(toSentence(r, vocab));
-for (let c = 0; secondCopy === "noisy" && c < noisyCopies; c++) {
+const copies = secondCopy === "noisy" ? noisyCopies : 0;
+for (let c = 0; c < copies; c++) {
   const noisy = await jackknifeParallel(
     trainRead.map((r) => r.sentence),
     2,
