@@ -69,8 +69,8 @@ export {
   type HigherOrderEpochReport,
   type HigherOrderTrainResult,
 } from "./parser/higher-order-train.js";
-export { TopKPruner } from "./parser/top-k-pruner.js";
 export { Parser, type ParserConfig } from "./parser/parser.js";
+export { parsePruned } from "./parser/pruned-parse.js";
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
 export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
@@ -86,7 +86,19 @@ export { type SegmentOptions, segmentText, type TokenizedSentence } from "./pipe
 export { evaluateFull, evaluateTokenization, goldSentences } from "./pipeline/token-eval.js";
 export { type Tokenization, type TokToken, type TokWord, tokenize } from "./pipeline/tokenize.js";
 export { formatTree, type PrintableTree } from "./pipeline/tree-format.js";
-export { ArcMask } from "./prune/arc-mask.js";
+export { ArcMask } from "./mask/arc-mask.js";
+export { CASCADE_KIND, CascadeStats, type PassStats, PruningCascade } from "./prune/cascade.js";
+export {
+  cascadeFromModelData,
+  cascadeFromParts,
+  cascadeModelData,
+  loadCascade,
+  PRUNER_KINDS,
+  type PrunerContext,
+  prunerFromModelData,
+} from "./prune/load-pruner.js";
+export type { ArcPruner, PruneInput } from "./prune/pruner.js";
+export { type PruneRank, TOPK_KIND, TopKPruner, type TopKWeightSource } from "./prune/top-k.js";
 export { type TagAccuracy, tagAccuracy } from "./tagger/accuracy.js";
 export { type FoldInfo, type JackknifeOptions, jackknife, jackknifeFolds } from "./tagger/jackknife.js";
 export type { TaggerMode, TagResult } from "./tagger/tag-decoder.js";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { bruteForceBest, enumerateTrees } from "../src/decode/brute-force.js";
 import { isProjective, isTree, rootChildren, treeScore } from "../src/decode/tree-predicates.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 
 function count(n: number, singleRoot: boolean, projective: boolean, mask: ArcMask | null = null): number {
   let c = 0;

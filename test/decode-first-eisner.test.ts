@@ -5,7 +5,7 @@ import { EisnerDecoder } from "../src/decode/eisner.js";
 import { createFirstOrderDecoder } from "../src/decode/first-order-factory.js";
 import { isProjective, isTree, rootChildren, treeScore } from "../src/decode/tree-predicates.js";
 import { VineparseError } from "../src/errors.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
 
 const EPS = 1e-9;

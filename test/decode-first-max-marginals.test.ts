@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { enumerateTrees } from "../src/decode/brute-force.js";
 import { EisnerDecoder } from "../src/decode/eisner.js";
 import { EisnerMaxMarginals } from "../src/decode/eisner-max-marginals.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
 
 const EPS = 1e-9;

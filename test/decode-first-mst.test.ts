@@ -4,7 +4,7 @@ import { bruteForceBest, enumerateTrees } from "../src/decode/brute-force.js";
 import { ChuLiuEdmondsDecoder } from "../src/decode/chu-liu-edmonds.js";
 import { EisnerDecoder } from "../src/decode/eisner.js";
 import { isProjective, isTree, rootChildren, treeScore } from "../src/decode/tree-predicates.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
 
 const EPS = 1e-9;

@@ -11,7 +11,7 @@ import { ProjectiveFeasibility, withAdjacentArcs } from "../src/decode/parts-mas
 import type { GrandSiblingScorer } from "../src/decode/parts-types.js";
 import { SecondOrderDecoder } from "../src/decode/second-order.js";
 import { ThirdOrderDecoder } from "../src/decode/third-order.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { finish, mix } from "../src/util/hash.js";
 import { Rng } from "../src/util/rng.js";
 

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import type { GrandSiblingScorer } from "../src/decode/parts-types.js";
 import { SecondOrderDecoder } from "../src/decode/second-order.js";
 import { ThirdOrderDecoder } from "../src/decode/third-order.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { finish, mix } from "../src/util/hash.js";
 
 /**

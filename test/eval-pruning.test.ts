@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { oracleReduction, PruningEvaluator } from "../src/eval/pruning.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≠ ${b}`);
 

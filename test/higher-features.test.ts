@@ -24,8 +24,8 @@ import {
   siblingPairFeatures,
 } from "../src/features/sibling.js";
 import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
-import { TopKPruner } from "../src/parser/top-k-pruner.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { TopKPruner } from "../src/prune/top-k.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { finish, mix } from "../src/util/hash.js";
 import { Rng } from "../src/util/rng.js";
 
@@ -206,7 +206,7 @@ test("TopKPruner keeps each token's k best heads inside the caller's mask", () =
   const scores = new HigherOrderScorer(w);
   scores.prepare(x, ArcMask.full(x.n));
   for (const k of [1, 2, 3]) {
-    const mask = new TopKPruner(w, k, Number.POSITIVE_INFINITY, "score").prune(x, null);
+    const mask = new TopKPruner(w, k, Number.POSITIVE_INFINITY, "score").maskOf(x, null);
     for (let m = 1; m <= x.n; m++) {
       assert.equal(mask.headCount(m), k);
       // Every kept head outscores every dropped one.
@@ -222,10 +222,10 @@ test("TopKPruner keeps each token's k best heads inside the caller's mask", () =
     }
   }
   const caller = ArcMask.fromHeads(sentence.head, x.n);
-  const m2 = new TopKPruner(w, 3).prune(x, caller);
+  const m2 = new TopKPruner(w, 3).maskOf(x, caller);
   assert.deepEqual(Array.from(m2.bits), Array.from(caller.bits));
   // A margin of 0 keeps only the best head(s).
-  const m3 = new TopKPruner(w, 5, 0, "score").prune(x, null);
+  const m3 = new TopKPruner(w, 5, 0, "score").maskOf(x, null);
   for (let m = 1; m <= x.n; m++) assert.equal(m3.headCount(m), 1);
 });
 
@@ -240,9 +240,9 @@ test("TopKPruner by max-marginal: top-1 is the first-order best projective tree;
   for (let h = 0; h <= x.n; h++)
     for (let m = 1; m <= x.n; m++) if (h !== m) scores[h * size + m] = scorer.arc(h, m);
   const best = createFirstOrderDecoder("eisner").decode(x.n, scores, null).heads;
-  const top1 = new TopKPruner(w, 1).prune(x, null);
+  const top1 = new TopKPruner(w, 1).maskOf(x, null);
   assert.deepEqual(Array.from(top1.bits), Array.from(ArcMask.fromHeads(best, x.n).bits));
-  const top3 = new TopKPruner(w, 3).prune(x, null);
+  const top3 = new TopKPruner(w, 3).maskOf(x, null);
   for (let m = 1; m <= x.n; m++) {
     assert.ok(top3.allows(best[m]!, m));
     assert.ok(top3.headCount(m) <= 3);

@@ -6,7 +6,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
 import { arcFeatures, dirDist, dirDistIndex, MAX_ARC_FEATURES } from "../src/features/first-order.js";
 import { ArcScorer } from "../src/parser/arc-scorer.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
 
 function sentence(rows: [string, string, string][]) {

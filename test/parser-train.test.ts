@@ -9,7 +9,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
 import { Parser } from "../src/parser/parser.js";
 import { evaluateParser, trainParser } from "../src/parser/train.js";
-import { ArcMask } from "../src/prune/arc-mask.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const vocab = new Vocabularies();

@@ -3,6 +3,7 @@ import { readText, streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
+import { resolvePruneSpec } from "../prune/spec.js";
 import { AtomicWriter } from "../util/atomic-write.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
@@ -25,6 +26,9 @@ options:
   --output FILE     where to write (default "-" = stdout; files are written atomically)
   --format NAME     conllu (default) or tree
   --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
+  --prune SPEC      pruning before parsing, replacing the model's own cascade: none (exhaustive),
+                    default (the model's cascade), topk[:K] (each token's K best heads by the
+                    model's first-order scores) or filter / cascade files, comma-separated, in order
   --newline-breaks  with raw text: every line break ends a sentence
   --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
                     break or after ; : or , where possible
@@ -50,6 +54,7 @@ export const command: Command = {
         output: { type: "string" },
         format: { type: "string" },
         retag: { type: "boolean" },
+        prune: { type: "string" },
         "newline-breaks": { type: "boolean" },
         "max-words": { type: "string" },
         json: { type: "boolean" },
@@ -87,6 +92,7 @@ export const command: Command = {
     }
     const t0 = process.hrtime.bigint();
     const pipeline = loadPipeline(values.model);
+    if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     const out = new AtomicWriter(values.output ?? "-");
     const render = format === "tree" ? toTreeText : toConllu;
@@ -135,6 +141,7 @@ export const command: Command = {
       sentencesPerSecond: seconds > 0 ? Math.round(sentences / seconds) : 0,
       loadSeconds: Number(loadSeconds.toFixed(3)),
       fallbacks,
+      prune: pipeline.cascade.name,
       maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");

@@ -6,7 +6,11 @@ import { type HigherOrderEpochReport, trainHigherOrderParser } from "../parser/h
 import { loadParser } from "../parser/load-parser.js";
 import { Parser } from "../parser/parser.js";
 import { type EpochReport, trainParser } from "../parser/train.js";
-import { choiceOption, numberOption, parseCommandArgs, requireOption } from "./args.js";
+import { PruningCascade } from "../prune/cascade.js";
+import { loadCascade } from "../prune/load-pruner.js";
+import type { ArcPruner } from "../prune/pruner.js";
+import { parsePruneSpec } from "../prune/spec.js";
+import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse train --train T.conllu [--dev D.conllu] --out MODEL [options]
@@ -21,6 +25,12 @@ parts (Koo & Collins 2010, Model 1); both decode projectively. They first train 
 (or take --first-order MODEL), which labels the arcs and prunes each token to its --k best heads;
 it is stored inside the higher-order model.
 
+--prune sets the pruning cascade the parser is trained and evaluated with, and stores it in the model
+as its default cascade (vineparse parse --prune replaces it for a run): filter or cascade files
+(vineparse filter train), applied in order, and for orders 2/3 optionally topk[:K] last (each token's
+K best heads by the first-order model, which is trained on the filters' masks). Without --prune, orders
+2/3 use topk:--k and order 1 prunes nothing; --prune none trains exhaustively.
+
 options:
   --train FILE        training treebank (CoNLL-U)
   --dev FILE          development treebank for per-epoch evaluation and model selection
@@ -34,6 +44,7 @@ options:
   --margin X          orders 2/3: also prune heads scoring more than X below a token's best head
   --gold-pruned P     orders 2/3, gold arcs the pruner removed: update (still update toward gold,
                       default), skip (skip the sentence) or restore (put the gold arcs back)
+  --prune SPEC        pruning cascade: none, or FILTER[,FILTER…][,topk[:K]] (see above)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -70,6 +81,7 @@ export const command: Command = {
       margin: { type: "string" },
       rank: { type: "string" },
       "gold-pruned": { type: "string" },
+      prune: { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
       "first-order-bits": { type: "string" },
@@ -95,7 +107,26 @@ export const command: Command = {
       min: 10,
       max: 28,
     });
-    const k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
+    let k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
+    let prefix = new PruningCascade();
+    if (values.prune !== undefined) {
+      const passes: ArcPruner[] = [];
+      const items = parsePruneSpec(values.prune);
+      if (values.k === undefined || items.some((i) => i.type === "none")) k = 0;
+      items.forEach((item, i) => {
+        if (item.type === "default")
+          throw new UsageError("train: --prune default means a model's own cascade; a new model has none");
+        if (item.type === "topk") {
+          if (order === 1)
+            throw new UsageError(
+              "train: --prune topk needs --order 2 or 3 (a first-order model ranks the heads)",
+            );
+          if (i !== items.length - 1) throw new UsageError("train: --prune topk must be the last pass");
+          k = item.k;
+        } else if (item.type === "file") passes.push(...loadCascade(item.path).passes);
+      });
+      prefix = new PruningCascade(passes);
+    }
     const margin =
       values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
     const rank = choiceOption(
@@ -139,7 +170,7 @@ export const command: Command = {
     const train = loadCorpus(trainPath, vocab, readOpts).sentences;
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
-      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}, top-${k} pruning`}, ${algorithm}`,
+      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
     );
     const t0 = Date.now();
     const devText = (r: EpochReport) =>
@@ -160,6 +191,7 @@ export const command: Command = {
         seed,
         bits,
         dev,
+        cascade: prefix,
         onEpoch: onFirstOrderEpoch,
       }));
     } else {
@@ -182,6 +214,7 @@ export const command: Command = {
         seed,
         bits,
         k,
+        prefix,
         margin,
         rank,
         goldPruned,
@@ -198,7 +231,7 @@ export const command: Command = {
       });
       if (r.trainPruning !== null) {
         log(
-          `top-${k} pruning on train: coverage ${round(r.trainPruning.coverage)}%, ${r.trainPruning.headsPerToken.toFixed(2)} heads/token (${r.pruneSeconds.toFixed(1)} s)`,
+          `pruning on train: coverage ${round(r.trainPruning.coverage)}%, ${r.trainPruning.headsPerToken.toFixed(2)} heads/token (${r.pruneSeconds.toFixed(1)} s)`,
         );
       }
       ({ parser, bestEpoch } = r);

@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { isProjective } from "./tree-predicates.js";
 
 export { isProjective, isTree, rootChildren, treeScore } from "./tree-predicates.js";

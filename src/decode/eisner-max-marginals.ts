@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { EisnerChart } from "./eisner-chart.js";
 import type { FirstOrderOptions } from "./types.js";
 

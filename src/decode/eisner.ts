@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { EisnerChart } from "./eisner-chart.js";
 import { fallbackScores, usableTreeScore } from "./fallback-scores.js";
 import type { DecodeResult, FirstOrderDecoder, FirstOrderOptions } from "./types.js";

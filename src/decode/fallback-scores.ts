@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 
 /**
  * Effective arc scores for a fallback decode, used when a mask admits no tree. Usable arcs (allowed

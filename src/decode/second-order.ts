@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { SiblingIndex, scoreSiblingTable } from "./parts-index.js";
 import { ProjectiveFeasibility, withAdjacentArcs } from "./parts-mask.js";
 import type { HigherOrderOptions, HigherOrderParse, SiblingScorer } from "./parts-types.js";

@@ -4,7 +4,7 @@
  * An arc is usable when the mask allows it (a null mask allows every arc) and its score is not -Infinity;
  * decoders never read the score of an arc the mask prunes. Scores must not be NaN.
  */
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 
 /** Result of a first-order decode. */
 export interface DecodeResult {

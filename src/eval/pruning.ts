@@ -1,4 +1,4 @@
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { percent } from "./percent.js";
 
 /** Raw counts behind the pruning scores. */

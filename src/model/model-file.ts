@@ -323,3 +323,21 @@ export function floatWeights(q: QuantizedWeights): Float32Array {
   for (let i = 0; i < w.length; i++) w[i] = q.weights[i]! * q.scale;
   return w;
 }
+
+/** Packs a 16-bit weight table for storage (delta-coded indices of its non-zero entries), keeping its scale. */
+export function packInt16(q: QuantizedWeights): PackedWeights {
+  const w = q.weights;
+  let nz = 0;
+  for (let i = 0; i < w.length; i++) if (w[i] !== 0) nz++;
+  const delta = new Uint32Array(nz);
+  const value = new Int16Array(nz);
+  let k = 0;
+  let last = 0;
+  for (let i = 0; i < w.length; i++) {
+    if (w[i] === 0) continue;
+    delta[k] = i - last;
+    value[k++] = w[i]!;
+    last = i;
+  }
+  return { delta, value, scale: q.scale };
+}

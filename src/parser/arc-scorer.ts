@@ -10,7 +10,7 @@ import {
   UNIGRAM_FEATURES,
   unigramFeatures,
 } from "../features/first-order.js";
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 
 /**
  * Scores first-order arcs of a sentence with a hashed linear model, skipping arcs a mask prunes.

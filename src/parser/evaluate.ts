@@ -1,19 +1,25 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { type AttachmentScores, AttachmentEvaluator } from "../eval/attachment.js";
+import type { PruningCascade } from "../prune/cascade.js";
+import { parsePruned } from "./pruned-parse.js";
 import type { DependencyParser } from "./types.js";
 
-/** Parses gold sentences with any parser and scores the result (punctuation = UPOS "PUNCT"). */
+/**
+ * Parses gold sentences with any parser, pruned by `cascade` (default: the parser's own), and scores
+ * the result (punctuation = UPOS "PUNCT").
+ */
 export function evaluateParser(
   parser: DependencyParser,
   sentences: Sentence[],
   vocab: Vocabularies,
+  cascade: PruningCascade = parser.cascade,
 ): AttachmentScores {
   const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
   const ids = new Int32Array(parser.labels.length);
   for (let l = 0; l < ids.length; l++) ids[l] = vocab.deprel.add(parser.labels[l]!);
   for (const s of sentences) {
-    const r = parser.parse(s, vocab);
+    const r = parsePruned(parser, s, vocab, cascade);
     const rel = new Int32Array(s.n + 1);
     for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
     ev.addSentence(s, r.heads, rel);

@@ -15,10 +15,12 @@ import {
   readModelFile,
   writeModelFile,
 } from "../model/model-file.js";
-import { ArcMask } from "../prune/arc-mask.js";
+import { ArcMask } from "../mask/arc-mask.js";
+import { PruningCascade } from "../prune/cascade.js";
+import { cascadeFromParts } from "../prune/load-pruner.js";
+import { type PruneRank, TopKPruner } from "../prune/top-k.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import { Parser } from "./parser.js";
-import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the sibling / grand-sibling feature templates and weight layout; other models are refused. */
@@ -30,12 +32,6 @@ export interface HigherOrderConfig {
   order: 2 | 3;
   /** log2 of the weight-vector size. */
   bits: number;
-  /** Heads kept per token by the first-order pruner; 0 = no pruning (only the caller's mask applies). */
-  k: number;
-  /** Heads scoring more than this below a token's best head are pruned too; null = no margin. */
-  margin: number | null;
-  /** How the pruner ranks heads: by max-marginal (default) or by arc score. */
-  rank: PruneRank;
 }
 
 /** A parse with the higher-order bookkeeping. */
@@ -48,16 +44,17 @@ export interface HigherOrderParseResult extends ParseResult {
 
 /**
  * A trained second- or third-order projective dependency parser: one weight vector over first-order arc,
- * sibling (and grandparent / grand-sibling) features, decoded under the arcs a first-order model keeps
- * (each token's top-k heads). The first-order model also labels the arcs.
+ * sibling (and grandparent / grand-sibling) features, decoded under the arcs a mask allows. Its model
+ * carries a first-order model, which labels the arcs and whose weights a top-k pass of the parser's
+ * default cascade may use (each token's k best heads).
  */
 export class HigherOrderParser implements DependencyParser {
   /** 2 or 3. */
   readonly order: 2 | 3;
   /** Dependency relation names (those of the first-order model's labeller). */
   readonly labels: string[];
-  /** The first-order pruner (null when k = 0). */
-  readonly pruner: TopKPruner | null;
+  /** The pruning cascade stored with the model (e.g. first-order top-k), run by callers before `parse`. */
+  cascade: PruningCascade;
   private readonly atoms = new AtomCache();
   private readonly quant: QuantizedWeights;
   private floats: Float32Array | null = null;
@@ -70,56 +67,45 @@ export class HigherOrderParser implements DependencyParser {
     readonly config: HigherOrderConfig,
     /** Weights of every part type (length 2^bits): floats (already quantized) or their 16-bit table. */
     weights: Float32Array | QuantizedWeights,
-    /** First-order model: prunes (top-k heads) and labels. */
+    /** First-order model: labels, and its arc weights serve top-k pruning. */
     readonly firstOrder: Parser,
+    /** Default pruning cascade (none when absent). */
+    cascade: PruningCascade = new PruningCascade(),
   ) {
     // Parsing reads the 16-bit table (half the memory); floats are rebuilt only if asked for.
     this.quant = weights instanceof Float32Array ? int16Weights(weights) : weights;
     this.order = config.order;
     this.labels = firstOrder.labels;
-    this.pruner =
-      config.k > 0
-        ? new TopKPruner(
-            firstOrder.quantizedArcWeights,
-            config.k,
-            config.margin ?? Number.POSITIVE_INFINITY,
-            config.rank,
-          )
-        : null;
+    this.cascade = cascade;
     this.scorer = new HigherOrderScorer(this.quant.weights, this.quant.scale);
     this.second = config.order === 2 ? new SecondOrderDecoder() : null;
     this.third = config.order === 3 ? new ThirdOrderDecoder() : null;
   }
 
-  /** Parses a sentence whose ids refer to `vocab`; `mask` restricts the arcs (before pruning). */
+  /** First-order arc weights of the carried first-order model. */
+  get firstOrderWeights(): QuantizedWeights {
+    return this.firstOrder.quantizedArcWeights;
+  }
+
+  /** Parses a sentence whose ids refer to `vocab`, using only the arcs `mask` allows (null = all arcs). */
   parse(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): HigherOrderParseResult {
     const x = this.atoms.prepare(s, vocab, this.fs);
-    const allowed = this.restrict(x, mask);
+    const allowed = mask ?? ArcMask.full(x.n);
     const r = this.decodePrepared(x, allowed);
     const labels = this.firstOrder.label(x, r.heads);
     return {
       heads: r.heads,
       labels,
       fallback: r.fallback,
-      arcsScored: (this.pruner === null ? 0 : this.pruner.scorer.scored) + this.scorer.arcsScored,
+      arcsScored: this.scorer.arcsScored,
       arcsKept: allowed.count(),
       partsScored: this.scorer.partsScored,
     };
   }
 
-  /** The arcs the higher-order decoder may use for `s`: the caller's mask (or all arcs) cut to each token's top-k heads. */
-  pruneMask(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): ArcMask {
-    return this.restrict(this.atoms.prepare(s, vocab, this.fs), mask);
-  }
-
   /** Maps label indices to the ids of a corpus vocabulary (interning unseen names). */
   labelIds(vocab: Vocabularies): Int32Array {
     return this.firstOrder.labelIds(vocab);
-  }
-
-  private restrict(x: FeatureSentence, mask: ArcMask | null): ArcMask {
-    if (this.pruner !== null) return this.pruner.prune(x, mask);
-    return mask ?? ArcMask.full(x.n);
   }
 
   private decodePrepared(x: FeatureSentence, mask: ArcMask): HigherOrderParse {
@@ -134,20 +120,22 @@ export class HigherOrderParser implements DependencyParser {
     return this.floats;
   }
 
-  /** The model-file content: higher-order weights plus the first-order pruning/labelling model's arrays. */
-  toModelData(): ModelData {
+  /**
+   * The model-file content: higher-order weights, the first-order model's arrays and the cascade's
+   * passes under `prune/<i>/` (unless `withCascade` is false).
+   */
+  toModelData(withCascade = true): ModelData {
     const w = packWeights(this.weights);
-    const f = this.firstOrder.toModelData();
-    return {
-      kind: "parser",
-      meta: {
-        ...this.config,
-        featureVersion: HIGHER_ORDER_FEATURE_VERSION,
-        weightScale: w.scale,
-        firstOrder: f.meta,
-      },
-      arrays: { ...f.arrays, weightDelta: w.delta, weightValue: w.value },
+    const f = this.firstOrder.toModelData(false);
+    const arrays: ModelData["arrays"] = { ...f.arrays, weightDelta: w.delta, weightValue: w.value };
+    const meta: Record<string, unknown> = {
+      ...this.config,
+      featureVersion: HIGHER_ORDER_FEATURE_VERSION,
+      weightScale: w.scale,
+      firstOrder: f.meta,
     };
+    if (withCascade && !this.cascade.empty) meta.prune = this.cascade.toParts(arrays);
+    return { kind: "parser", meta, arrays };
   }
 
   /** Writes the model file (atomically), the first-order pruning/labelling model included. */
@@ -166,6 +154,11 @@ export class HigherOrderParser implements DependencyParser {
       featureVersion: number;
       weightScale: number;
       firstOrder: Record<string, unknown>;
+      prune?: unknown;
+      /** Models written before the pruning layer: top-k settings of the built-in first-order pruner. */
+      k?: number;
+      margin?: number | null;
+      rank?: PruneRank;
     };
     if (meta.order !== 2 && meta.order !== 3)
       throw new VineparseError("model-kind", `order-${meta.order} models are not supported here`, path);
@@ -177,13 +170,7 @@ export class HigherOrderParser implements DependencyParser {
       );
     }
     const firstOrder = Parser.fromModel({ kind: "parser", meta: meta.firstOrder, arrays: m.arrays }, path);
-    const config: HigherOrderConfig = {
-      order: meta.order,
-      bits: meta.bits,
-      k: meta.k,
-      margin: meta.margin ?? null,
-      rank: meta.rank ?? "max-marginal",
-    };
+    const config: HigherOrderConfig = { order: meta.order, bits: meta.bits };
     const { weightDelta, weightValue } = m.arrays;
     if (!(weightDelta instanceof Uint32Array) || !(weightValue instanceof Int16Array))
       throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight arrays", path);
@@ -196,6 +183,15 @@ export class HigherOrderParser implements DependencyParser {
     } catch (e) {
       throw new VineparseError("model-corrupt", `higher-order parser weights: ${(e as Error).message}`, path);
     }
-    return new HigherOrderParser(config, weights, firstOrder);
+    const ctx = { parserWeights: firstOrder.quantizedArcWeights };
+    let cascade: PruningCascade;
+    if (meta.prune !== undefined) cascade = cascadeFromParts(meta.prune, m, path, ctx);
+    else if (typeof meta.k === "number" && meta.k > 0) {
+      // Written before the pruning layer: the top-k pruner was built in; it becomes the default cascade.
+      const margin = typeof meta.margin === "number" ? meta.margin : Number.POSITIVE_INFINITY;
+      const rank = meta.rank ?? "max-marginal";
+      cascade = new PruningCascade([new TopKPruner(ctx.parserWeights, meta.k, margin, rank, "parser")]);
+    } else cascade = new PruningCascade();
+    return new HigherOrderParser(config, weights, firstOrder, cascade);
   }
 }

@@ -18,7 +18,7 @@ import {
   siblingTripleBase,
   siblingTripleFinish,
 } from "../features/sibling.js";
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { ArcScorer } from "./arc-scorer.js";
 
 /**

@@ -11,12 +11,13 @@ import { grandFeatures, grandSiblingFeatures } from "../features/grand.js";
 import { siblingFeatures } from "../features/sibling.js";
 import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
 import { quantizeWeights } from "../model/model-file.js";
-import { ArcMask } from "../prune/arc-mask.js";
+import { ArcMask } from "../mask/arc-mask.js";
+import { PruningCascade } from "../prune/cascade.js";
+import { type PruneRank, TopKPruner } from "../prune/top-k.js";
 import { Rng } from "../util/rng.js";
 import { type HigherOrderConfig, HigherOrderParser } from "./higher-order-parser.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import type { Parser } from "./parser.js";
-import { type PruneRank, TopKPruner } from "./top-k-pruner.js";
 import { type EpochReport, trainParser } from "./train.js";
 
 /** What to do with a training sentence whose gold tree uses an arc the top-k mask pruned. */
@@ -36,7 +37,12 @@ export interface HigherOrderTrainOptions {
   seed?: number;
   /** log2 of the higher-order weight-vector size (default `defaultHigherOrderBits(order)`). */
   bits?: number;
-  /** Heads kept per token by the first-order pruner (default 10; 0 = no pruning). */
+  /**
+   * Pruning passes run before everything else (e.g. arc filters): the first-order model is trained on
+   * their masks, the top-k pass prunes what they leave, and the parser keeps them in its cascade.
+   */
+  prefix?: PruningCascade;
+  /** Heads kept per token by the first-order top-k pass (default 10; 0 = no top-k pass). */
   k?: number;
   /** How the pruner ranks heads (default "max-marginal"; or "score"). */
   rank?: PruneRank;
@@ -82,7 +88,7 @@ export interface HigherOrderTrainResult {
   bestEpoch: number;
   /** The first-order model (pruner and labeller); its training history when it was trained here. */
   firstOrder: { parser: Parser; history: EpochReport[]; bestEpoch: number; seconds: number };
-  /** Coverage of the top-k masks on the training data (null when k = 0). */
+  /** Coverage of the training masks (prefix passes and top-k; null when there is no pass). */
   trainPruning: PruningScores | null;
   /** Seconds spent computing the training masks. */
   pruneSeconds: number;
@@ -119,8 +125,9 @@ export function trainHigherOrderParser(
   const policy = opts.goldPruned ?? "update";
   const costAugmented = opts.costAugmented ?? true;
   const rng = new Rng(opts.seed ?? 1);
+  const prefix = opts.prefix ?? new PruningCascade();
 
-  // 1. The first-order model.
+  // 1. The first-order model (trained on the prefix passes' masks).
   let firstOrder: HigherOrderTrainResult["firstOrder"];
   if (opts.firstOrder !== undefined) {
     firstOrder = { parser: opts.firstOrder, history: [], bestEpoch: 0, seconds: 0 };
@@ -135,11 +142,17 @@ export function trainHigherOrderParser(
       bits: opts.firstOrderBits ?? 23,
       labelBits: opts.labelBits ?? 18,
       dev: opts.dev,
+      cascade: prefix,
       onEpoch: opts.onFirstOrderEpoch,
     });
     firstOrder = { ...r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
   }
   const fo = firstOrder.parser;
+  const topK =
+    k > 0
+      ? new TopKPruner(fo.quantizedArcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank, "parser")
+      : null;
+  const cascade = topK === null ? prefix : prefix.concat([topK]);
 
   // 2. Training masks (computed once: the pruner is fixed).
   const atoms = new AtomCache();
@@ -147,12 +160,11 @@ export function trainHigherOrderParser(
   const masks: ArcMask[] = new Array(train.length);
   const p0 = process.hrtime.bigint();
   let trainPruning: PruningScores | null = null;
-  if (k > 0) {
-    const pruner = new TopKPruner(fo.quantizedArcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank);
+  if (!cascade.empty) {
     const pev = new PruningEvaluator();
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
-      const mask = pruner.prune(atoms.prepare(s, vocab, fs), null);
+      const mask = cascade.prune(s, vocab);
       pev.add(mask, s.head);
       if (policy === "restore") for (let m = 1; m <= s.n; m++) mask.allow(s.head[m]!, m);
       masks[i] = mask;
@@ -172,7 +184,8 @@ export function trainHigherOrderParser(
   const third = order === 3 ? new ThirdOrderDecoder() : null;
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const perceptron = algorithm === "perceptron";
-  const config: HigherOrderConfig = { order, bits, k, margin, rank };
+  const config: HigherOrderConfig = { order, bits };
+  const pruned = !cascade.empty;
   const indices = Array.from(train.keys());
   let margin0 = 0;
   /** Adds the features in fbuf[0..n) with sign ±1 to the update and their score to the margin. */
@@ -194,8 +207,8 @@ export function trainHigherOrderParser(
       const s = train[idx]!;
       const n = s.n;
       const gold = s.head;
-      const mask = k > 0 ? masks[idx]! : ArcMask.full(n);
-      if (policy === "skip" && k > 0) {
+      const mask = pruned ? masks[idx]! : ArcMask.full(n);
+      if (policy === "skip" && pruned) {
         let pruned = false;
         for (let m = 1; m <= n && !pruned; m++) pruned = !mask.allows(gold[m]!, m);
         if (pruned) {
@@ -267,7 +280,7 @@ export function trainHigherOrderParser(
     }
     const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
     // Quantized like the model file, so a saved and reloaded parser parses identically.
-    const parser = new HigherOrderParser(config, quantizeWeights(model.averaged()), fo);
+    const parser = new HigherOrderParser(config, quantizeWeights(model.averaged()), fo, cascade);
     const dev =
       opts.dev !== undefined && opts.dev.length > 0 ? evaluateParser(parser, opts.dev, vocab) : null;
     best.offer(epoch, parser, dev);

@@ -15,7 +15,9 @@ import {
   readModelFile,
   writeModelFile,
 } from "../model/model-file.js";
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import { PruningCascade } from "../prune/cascade.js";
+import { cascadeFromParts } from "../prune/load-pruner.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { LabelRows } from "./label-rows.js";
 import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -52,6 +54,8 @@ export class Parser implements DependencyParser {
   private readonly labelRows: LabelRows;
   private readonly arcInt: QuantizedWeights;
   private arcFloat: Float32Array | null;
+  /** The pruning cascade stored with the model, run before parsing unless the caller replaces it. */
+  cascade: PruningCascade = new PruningCascade();
 
   constructor(
     readonly config: ParserConfig,
@@ -77,6 +81,11 @@ export class Parser implements DependencyParser {
 
   /** The 16-bit arc weights the parser scores with, and their scale. */
   get quantizedArcWeights(): QuantizedWeights {
+    return this.arcInt;
+  }
+
+  /** The first-order arc weights (this parser's own), e.g. for a top-k pruning pass. */
+  get firstOrderWeights(): QuantizedWeights {
     return this.arcInt;
   }
 
@@ -128,22 +137,29 @@ export class Parser implements DependencyParser {
     return ids;
   }
 
-  /** The model-file content of this parser (weights packed: delta-coded indices, 16-bit values). */
-  toModelData(): ModelData {
+  /**
+   * The model-file content of this parser (weights packed: delta-coded indices, 16-bit values), with its
+   * cascade's passes under `prune/<i>/` unless `withCascade` is false.
+   */
+  toModelData(withCascade = true): ModelData {
     const a = packWeights(this.arcWeights);
     const l = this.labelWeights;
-    return {
-      kind: "parser",
-      meta: {
-        ...this.config,
-        featureVersion: FEATURE_VERSION,
-        layout: PARSER_LAYOUT,
-        labels: this.labels,
-        arcScale: a.scale,
-        labelScale: l.scale,
-      },
-      arrays: { arcDelta: a.delta, arcValue: a.value, labelDelta: l.delta, labelValue: l.value },
+    const arrays: ModelData["arrays"] = {
+      arcDelta: a.delta,
+      arcValue: a.value,
+      labelDelta: l.delta,
+      labelValue: l.value,
     };
+    const meta: Record<string, unknown> = {
+      ...this.config,
+      featureVersion: FEATURE_VERSION,
+      layout: PARSER_LAYOUT,
+      labels: this.labels,
+      arcScale: a.scale,
+      labelScale: l.scale,
+    };
+    if (withCascade && !this.cascade.empty) meta.prune = this.cascade.toParts(arrays);
+    return { kind: "parser", meta, arrays };
   }
 
   /** Writes the model file (atomically). */
@@ -198,11 +214,16 @@ export class Parser implements DependencyParser {
     }
     const lab: PackedWeights = { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale };
     const arc: PackedWeights = { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale };
+    let parser: Parser;
     try {
-      return new Parser(config, arc, lab, meta.labels);
+      parser = new Parser(config, arc, lab, meta.labels);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
       throw new VineparseError("model-corrupt", `parser weights: ${e.message}`, path);
     }
+    const prune = (m.meta as { prune?: unknown }).prune;
+    if (prune !== undefined)
+      parser.cascade = cascadeFromParts(prune, m, path, { parserWeights: parser.quantizedArcWeights });
+    return parser;
   }
 }

@@ -5,8 +5,10 @@ import type { FirstOrderDecoderName as DecoderName } from "../decode/types.js";
 import type { AttachmentScores } from "../eval/attachment.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
-import { AveragedWeights, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import { AveragedWeights, dot, miraStep, SparseDelta } from "../learn/averaged-weights.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import { packWeights } from "../model/model-file.js";
+import { PruningCascade } from "../prune/cascade.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
@@ -37,6 +39,13 @@ export interface TrainOptions {
   costAugmented?: boolean;
   /** Dev sentences (same vocabulary) for per-epoch evaluation and model selection. */
   dev?: Sentence[];
+  /**
+   * Pruning cascade applied before scoring, in training (each sentence decoded under its mask; updates
+   * still move toward the gold tree) and on dev; the parser keeps it as its default cascade.
+   */
+  cascade?: PruningCascade;
+  /** Training masks already computed with `cascade` (one per training sentence), to avoid recomputing them. */
+  masks?: ArcMask[];
   /** Called after every epoch. */
   onEpoch?: (r: EpochReport) => void;
 }
@@ -97,6 +106,10 @@ export function trainParser(
   const wmask = (1 << bits) - 1;
   const order = Array.from(train.keys());
   const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
+  const cascade = opts.cascade ?? new PruningCascade();
+  const masks: (ArcMask | null)[] = opts.masks ?? train.map((s) => cascade.maskFor(s, vocab));
+  if (masks.length !== train.length)
+    throw new RangeError(`trainParser: ${masks.length} masks for ${train.length} sentences`);
 
   const history: EpochReport[] = [];
   const best = new BestEpoch<Parser>();
@@ -110,24 +123,31 @@ export function trainParser(
       const x = atoms.prepare(s, vocab, fs);
       const n = x.n;
       const size = n + 1;
-      const scores = scorer.scoreAll(x, null);
+      const mask = masks[idx]!;
+      const scores = scorer.scoreAll(x, mask);
       const gold = s.head;
       if (costAugmented) {
         for (let m = 1; m <= n; m++) {
           for (let h = 0; h <= n; h++) if (h !== m && h !== gold[m]) scores[h * size + m]! += 1;
         }
       }
-      const pred = decoder.decode(n, scores, null).heads;
+      const pred = decoder.decode(n, scores, mask).heads;
       let wrong = 0;
       let margin = 0;
       for (let m = 1; m <= n; m++) {
         if (pred[m] === gold[m]) continue;
         wrong++;
-        margin += scores[gold[m]! * size + m]! - scores[pred[m]! * size + m]! + (costAugmented ? 1 : 0);
+        // A gold arc the cascade pruned, or an arc a decoder's fallback restored, has no score in the
+        // matrix: its score is computed from its features (plus the loss, for a non-gold arc).
         let k = arcFeatures(x, gold[m]!, m, fbuf, wmask);
+        let sg = scores[gold[m]! * size + m]!;
+        if (sg === Number.NEGATIVE_INFINITY) sg = dot(arcModel.w, fbuf, k);
         if (algorithm === "perceptron") arcModel.update(fbuf, k, 1);
         else delta.add(fbuf, k, 1);
         k = arcFeatures(x, pred[m]!, m, fbuf, wmask);
+        let sp = scores[pred[m]! * size + m]!;
+        if (sp === Number.NEGATIVE_INFINITY) sp = dot(arcModel.w, fbuf, k) + (costAugmented ? 1 : 0);
+        margin += sg - sp + (costAugmented ? 1 : 0);
         if (algorithm === "perceptron") arcModel.update(fbuf, k, -1);
         else delta.add(fbuf, k, -1);
       }
@@ -167,6 +187,7 @@ export function trainParser(
       packWeights(labModel.averaged()),
       labels.slice(),
     );
+    parser.cascade = cascade;
     const dev =
       opts.dev !== undefined && opts.dev.length > 0 ? evaluateParser(parser, opts.dev, vocab) : null;
     best.offer(epoch, parser, dev);

@@ -1,7 +1,8 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
-import type { ModelData } from "../model/model-file.js";
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import type { ModelData, QuantizedWeights } from "../model/model-file.js";
+import type { PruningCascade } from "../prune/cascade.js";
 
 /** The result of parsing one sentence. */
 export interface ParseResult {
@@ -21,7 +22,17 @@ export interface DependencyParser {
   readonly order: number;
   /** Dependency relation names; `ParseResult.labels` index into this list. */
   readonly labels: string[];
-  /** Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`; `mask` restricts the arcs. */
+  /**
+   * The pruning cascade stored with the model (possibly empty). `parse` does not run it: callers
+   * (Pipeline, evaluateParser, the CLI) compute the mask with it, or with a cascade of their own.
+   */
+  cascade: PruningCascade;
+  /** First-order arc weights of the model (what a top-k pass ranks heads with), or null if it has none. */
+  readonly firstOrderWeights: QuantizedWeights | null;
+  /**
+   * Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`, using only the arcs `mask`
+   * allows (null = every arc: exhaustive parsing).
+   */
   parse(s: Sentence, vocab: Vocabularies, mask?: ArcMask | null): ParseResult;
   /** Writes the model file atomically. */
   save(path: string): void;

@@ -3,7 +3,8 @@ import { formatSentence } from "../conllu/write.js";
 import { sentenceFromWords } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import type { DependencyParser } from "../parser/types.js";
-import type { ArcMask } from "../prune/arc-mask.js";
+import type { PruningCascade } from "../prune/cascade.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import type { Tagger } from "../tagger/tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
 import { type SegmentOptions, segmentText } from "./sentence-split.js";
@@ -37,14 +38,22 @@ export interface TextOptions extends SegmentOptions {
 export class Pipeline {
   private vocab = new Vocabularies();
   private count = 0;
+  /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
+  cascade: PruningCascade;
 
   constructor(
     readonly tagger: Tagger | null,
     readonly parser: DependencyParser,
-  ) {}
+    cascade?: PruningCascade,
+  ) {
+    this.cascade = cascade ?? parser.cascade;
+  }
 
-  /** Tags (if `retag` or the input has no tags) and parses a CoNLL-U sentence. */
-  annotate(c: ConlluSentence, retag = false, mask: ArcMask | null = null): AnnotatedSentence {
+  /**
+   * Tags (if `retag` or the input has no tags) and parses a CoNLL-U sentence, under `mask` when given
+   * (null = every arc), else under the mask the pipeline's cascade leaves.
+   */
+  annotate(c: ConlluSentence, retag = false, mask?: ArcMask | null): AnnotatedSentence {
     const n = c.words.length;
     const forms = new Array<string>(n);
     let upos = new Array<string>(n);
@@ -66,7 +75,11 @@ export class Pipeline {
     // Forms are interned for feature lookup; start afresh now and then so a long stream stays bounded.
     if (this.vocab.form.size > 1_000_000) this.vocab = new Vocabularies();
     const s = sentenceFromWords(forms, upos, xpos, this.vocab);
-    const r = this.parser.parse(s, this.vocab, mask);
+    const r = this.parser.parse(
+      s,
+      this.vocab,
+      mask === undefined ? this.cascade.maskFor(s, this.vocab) : mask,
+    );
     const labels = this.parser.labels;
     const deprels = new Array<string>(n + 1);
     deprels[0] = "";

@@ -1,0 +1,201 @@
+import { loadCorpus } from "../corpus/load.js";
+import { Vocabularies } from "../corpus/vocab.js";
+import { round } from "../eval/percent.js";
+import { formatTable } from "../eval/table.js";
+import { writeModelFile } from "../model/model-file.js";
+import type { DependencyParser } from "../parser/types.js";
+import { loadPipeline } from "../pipeline/default-model.js";
+import { PruningCascade } from "../prune/cascade.js";
+import { evaluateCascade } from "../prune/evaluate-cascade.js";
+import { cascadeModelData, loadCascade } from "../prune/load-pruner.js";
+import { parsePruneSpec, resolvePruneSpec } from "../prune/spec.js";
+import { type OptionTable, parseCommandArgs, requireOption, UsageError } from "./args.js";
+import type { Command } from "./command.js";
+import { FILTER_KINDS } from "./filter/kinds.js";
+
+const usage = `usage: vineparse filter train --kind KIND --train T.conllu [--dev D.conllu] --out FILTER [options]
+       vineparse filter eval  --filter SPEC --gold G.conllu [--model MODEL] [--json]
+       vineparse filter show  SPEC [--model MODEL]
+
+Arc filters remove implausible head→modifier arcs before a parser scores them (Bergsma & Cherry
+2010, 2011; Rush & Petrov 2012). A filter file holds one pass or a cascade of passes; give filter
+files to 'vineparse parse --prune' and 'vineparse train --prune'.
+
+train   learns a filter of one kind from a treebank (train with jack-knifed tags; dev tagged by
+        the tagger, for choosing operating points) and writes it atomically to --out.
+eval    prunes a gold treebank (predicted tags, gold heads) and reports coverage (gold arcs kept),
+        reduction (share of all n² arcs removed), the oracle bound and the time, after each pass.
+show    prints what a filter learned (rules, limits, operating points).
+
+SPEC: filter / cascade files, comma-separated and applied in order; topk[:K] and default (the
+model's own cascade) need --model.
+
+train options:
+  --kind KIND       ${FILTER_KINDS.map((k) => k.name).join(", ")}
+  --train FILE      training treebank (CoNLL-U with tags and gold trees)
+  --dev FILE        development treebank (tagged like the data the filter will see)
+  --out FILE        where to write the filter
+  --after SPEC      train after these passes (on what they leave); the output holds them too
+  --skip-invalid    skip malformed sentences with a warning instead of stopping
+  --quiet           no progress output
+kinds:
+${FILTER_KINDS.map((k) => `  ${k.name.padEnd(10)} ${k.summary}`).join("\n")}
+kind options:
+${FILTER_KINDS.map((k) => k.usage).join("\n")}
+
+eval / show options:
+  --filter SPEC     the filter(s) to evaluate
+  --gold FILE       CoNLL-U with the tags the filter should see and gold heads
+  --model FILE      parser or bundle whose first-order model topk / default passes use
+  --json            one JSON object: arcs, kept, coverage, reduction, oracleReduction, seconds, passes
+  -h, --help        show this help
+`;
+
+/** The parser of a model file (bundle or parser), for specs naming topk or default passes. */
+function parserOf(model: string | undefined, spec: string): DependencyParser | null {
+  const needs = parsePruneSpec(spec).some((i) => i.type === "topk" || i.type === "default");
+  if (!needs) return null;
+  if (model === undefined)
+    throw new UsageError("filter: topk and default passes need --model (a parser or pipeline bundle)");
+  return loadPipeline(model).parser;
+}
+
+/** The cascade a spec names (files only, or with a model's first-order weights). */
+function cascadeOf(spec: string, model: string | undefined): PruningCascade {
+  const parser = parserOf(model, spec);
+  if (parser !== null) return resolvePruneSpec(spec, parser);
+  const passes = parsePruneSpec(spec).flatMap((i) => (i.type === "file" ? loadCascade(i.path).passes : []));
+  return new PruningCascade(passes);
+}
+
+async function train(args: string[]): Promise<number> {
+  const at = args.indexOf("--kind");
+  const kindName = at >= 0 ? args[at + 1] : args.find((a) => a.startsWith("--kind="))?.slice(7);
+  if (kindName === undefined)
+    throw new UsageError(
+      `filter train: missing --kind (one of ${FILTER_KINDS.map((k) => k.name).join(", ")})`,
+    );
+  const kind = FILTER_KINDS.find((k) => k.name === kindName);
+  if (kind === undefined)
+    throw new UsageError(
+      `filter train: unknown --kind "${kindName}" (one of ${FILTER_KINDS.map((k) => k.name).join(", ")})`,
+    );
+  const common: OptionTable = {
+    kind: { type: "string" },
+    train: { type: "string" },
+    dev: { type: "string" },
+    out: { type: "string" },
+    after: { type: "string" },
+    "skip-invalid": { type: "boolean" },
+    quiet: { type: "boolean" },
+  };
+  const { values } = parseCommandArgs("filter train", args, { ...common, ...kind.options });
+  const v = values as Record<string, string | boolean | undefined>;
+  const trainPath = requireOption("filter train", "train", v.train as string | undefined);
+  const out = requireOption("filter train", "out", v.out as string | undefined);
+  const quiet = v.quiet === true;
+  const log = (s: string) => {
+    if (!quiet) process.stderr.write(s + "\n");
+  };
+  const readOpts = {
+    onInvalid: v["skip-invalid"] === true ? ("skip" as const) : ("abort" as const),
+    onWarning: (e: Error) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
+  };
+  const prefix = v.after === undefined ? new PruningCascade() : cascadeOf(v.after as string, undefined);
+  const vocab = new Vocabularies();
+  const trainSents = loadCorpus(trainPath, vocab, readOpts).sentences;
+  const dev = v.dev === undefined ? undefined : loadCorpus(v.dev as string, vocab, readOpts).sentences;
+  const own: Record<string, string | boolean | undefined> = {};
+  for (const k of Object.keys(kind.options)) own[k] = v[k];
+  const t0 = performance.now();
+  const passes = kind.train({ train: trainSents, dev, vocab, values: own, prefix, log });
+  const cascade = prefix.concat(passes);
+  writeModelFile(out, cascadeModelData(cascade));
+  log(`trained ${cascade.name} in ${((performance.now() - t0) / 1000).toFixed(1)} s; written to ${out}`);
+  if (dev !== undefined) {
+    const e = evaluateCascade(cascade, dev, vocab);
+    log(
+      `dev: coverage ${round(e.scores.coverage)}%, reduction ${round(e.scores.reduction)}% (oracle ${round(e.scores.oracleReduction)}%)`,
+    );
+  }
+  return 0;
+}
+
+async function evaluate(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("filter eval", args, {
+    filter: { type: "string" },
+    gold: { type: "string" },
+    model: { type: "string" },
+    json: { type: "boolean" },
+  });
+  const spec = requireOption("filter eval", "filter", values.filter);
+  const goldPath = requireOption("filter eval", "gold", values.gold);
+  const cascade = cascadeOf(spec, values.model);
+  const vocab = new Vocabularies();
+  const gold = loadCorpus(goldPath, vocab).sentences;
+  const e = evaluateCascade(cascade, gold, vocab);
+  const sc = e.scores;
+  const passes = e.stats.passes.map((p, i) => ({
+    kind: p.kind,
+    seconds: Number(p.seconds.toFixed(4)),
+    kept: p.kept,
+    coverage: round(e.afterPass[i]!.coverage),
+    reduction: round(e.afterPass[i]!.reduction),
+  }));
+  if (values.json === true) {
+    const o = {
+      filter: cascade.name,
+      sentences: sc.sentences,
+      tokens: sc.tokens,
+      arcs: sc.arcs,
+      kept: sc.kept,
+      coverage: round(sc.coverage),
+      reduction: round(sc.reduction),
+      oracleReduction: round(sc.oracleReduction),
+      sentenceCoverage: round(sc.sentenceCoverage),
+      headsPerToken: round(sc.headsPerToken),
+      seconds: Number(e.seconds.toFixed(4)),
+      tokensPerSecond: e.seconds > 0 ? Math.round(sc.tokens / e.seconds) : 0,
+      passes,
+    };
+    process.stdout.write(JSON.stringify(o) + "\n");
+    return 0;
+  }
+  const rows = passes.map((p, i) => [i + 1, p.kind, p.coverage, p.reduction, p.kept, p.seconds]);
+  process.stdout.write(
+    formatTable(["pass", "kind", "coverage %", "reduction %", "arcs kept", "seconds"], rows),
+  );
+  process.stdout.write(
+    `\n${sc.sentences} sentences, ${sc.tokens} tokens, ${sc.arcs} arcs: coverage ${round(sc.coverage)}%, reduction ${round(sc.reduction)}% (oracle ${round(sc.oracleReduction)}%), ${round(sc.headsPerToken)} heads/token, ${e.seconds.toFixed(3)} s\n`,
+  );
+  return 0;
+}
+
+async function show(args: string[]): Promise<number> {
+  const { values, positionals } = parseCommandArgs(
+    "filter show",
+    args,
+    { model: { type: "string" }, filter: { type: "string" } },
+    { max: 1, name: "FILTER" },
+  );
+  const spec = positionals[0] ?? values.filter;
+  if (spec === undefined)
+    throw new UsageError("filter show: give a filter file (see vineparse filter --help)");
+  process.stdout.write(cascadeOf(spec, values.model).describe());
+  return 0;
+}
+
+/** `vineparse filter`: train, evaluate and inspect arc filters. */
+export const command: Command = {
+  summary: "train, evaluate and inspect arc filters (pruning passes before parsing)",
+  usage,
+  async run(args) {
+    const [sub, ...rest] = args;
+    if (sub === "train") return train(rest);
+    if (sub === "eval") return evaluate(rest);
+    if (sub === "show") return show(rest);
+    throw new UsageError(
+      `filter: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (train, eval or show; see vineparse filter --help)`,
+    );
+  },
+};

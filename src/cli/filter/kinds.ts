@@ -1,0 +1,5 @@
+import type { FilterKind } from "./kind.js";
+import { topKKind } from "./kind-topk.js";
+
+/** Every filter kind `vineparse filter train` knows, in the order the usage text lists them. */
+export const FILTER_KINDS: readonly FilterKind[] = [topKKind];

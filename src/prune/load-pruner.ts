@@ -1,0 +1,67 @@
+import { VineparseError } from "../errors.js";
+import { type ModelData, type QuantizedWeights, readModelFile } from "../model/model-file.js";
+import { unnestModel } from "../model/nest.js";
+import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
+import type { ArcPruner } from "./pruner.js";
+import { TOPK_KIND, TopKPruner } from "./top-k.js";
+
+/** What a pass may bind to when it is loaded inside a parser model (e.g. the parser's first-order weights). */
+export interface PrunerContext {
+  /** First-order arc weights of the enclosing parser, for passes stored without weights of their own. */
+  parserWeights?: QuantizedWeights;
+}
+
+/** The kinds of pruning pass this version can load. */
+export const PRUNER_KINDS: readonly string[] = [TOPK_KIND];
+
+/** Builds one pruning pass from its model-file content, by the kind stored in it. */
+export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): ArcPruner {
+  switch (m.kind) {
+    case TOPK_KIND:
+      return TopKPruner.fromModelData(m, file, ctx.parserWeights);
+    default:
+      throw new VineparseError(
+        "model-kind",
+        `unknown pruning pass kind "${m.kind}" (this version knows ${PRUNER_KINDS.join(", ")})`,
+        file,
+      );
+  }
+}
+
+/** Rebuilds the passes stored by `PruningCascade.toParts` in `container` (metadata list `parts`). */
+export function cascadeFromParts(
+  parts: unknown,
+  container: ModelData,
+  file: string,
+  ctx: PrunerContext = {},
+): PruningCascade {
+  if (!Array.isArray(parts))
+    throw new VineparseError("model-corrupt", "corrupted model: the pruning passes are not a list", file);
+  const passes = parts.map((part, i) =>
+    prunerFromModelData(
+      unnestModel(passPrefix(i), container, part, file, `pruning pass ${i + 1}`),
+      file,
+      ctx,
+    ),
+  );
+  return new PruningCascade(passes);
+}
+
+/** A cascade from a filter or cascade file's content: a cascade file's passes, or one pass. */
+export function cascadeFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): PruningCascade {
+  if (m.kind !== CASCADE_KIND) return new PruningCascade([prunerFromModelData(m, file, ctx)]);
+  const meta = m.meta as { version?: number; passes?: unknown };
+  if (meta.version !== CASCADE_VERSION)
+    throw new VineparseError("model-version", `cascade file version ${meta.version} is not supported`, file);
+  return cascadeFromParts(meta.passes, m, file, ctx);
+}
+
+/** Loads a filter file (one pass) or a cascade file (several) as a cascade. */
+export function loadCascade(path: string, ctx: PrunerContext = {}): PruningCascade {
+  return cascadeFromModelData(readModelFile(path), path, ctx);
+}
+
+/** Writes a cascade (or a single pass) as a model file, atomically. */
+export function cascadeModelData(c: PruningCascade): ModelData {
+  return c.passes.length === 1 ? c.passes[0]!.toModelData() : c.toModelData();
+}
