@@ -1,9 +1,11 @@
-import { readFileSync } from "node:fs";
-import { readText, streamConllu } from "../conllu/read.js";
+import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
+import { noTaggerError } from "../pipeline/no-tagger.js";
+import { parseTextStream } from "../pipeline/parse-stream.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
-import { AtomicWriter } from "../util/atomic-write.js";
+import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
+import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
@@ -85,9 +87,12 @@ export const command: Command = {
         "parse: give exactly one of --input FILE, --text TEXT or --raw (see --help)",
       );
     }
+    checkWritable(values.output ?? "-");
     const t0 = process.hrtime.bigint();
     const pipeline = loadPipeline(values.model);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const raw = values.text !== undefined || values.raw === true;
+    if (pipeline.tagger === null && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
     const render = format === "tree" ? toTreeText : toConllu;
     let sentences = 0;
@@ -101,12 +106,11 @@ export const command: Command = {
       if (a.fallback) fallbacks++;
     };
     try {
-      if (values.text !== undefined || values.raw === true) {
-        const text =
-          values.text ??
-          (rawPath === undefined || rawPath === "-" ? readFileSync(0, "utf8") : readText(rawPath));
+      if (raw) {
+        // Read, split, parse and write as the text arrives: memory stays flat, output starts at once.
+        const source = values.text !== undefined ? [values.text] : readUtf8Chunks(rawPath ?? "-");
         start = process.hrtime.bigint();
-        for (const a of pipeline.parseText(text, {
+        for await (const a of parseTextStream(pipeline, source, {
           newlineBoundary: values["newline-breaks"] === true,
           maxWords,
         }))

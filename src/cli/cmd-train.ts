@@ -1,4 +1,5 @@
 import { loadCorpus } from "../corpus/load.js";
+import { checkParserTrainingData } from "../corpus/training-data.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import { VineparseError } from "../errors.js";
 import { round } from "../eval/percent.js";
@@ -6,6 +7,7 @@ import { type HigherOrderEpochReport, trainHigherOrderParser } from "../parser/h
 import { loadParser } from "../parser/load-parser.js";
 import { Parser } from "../parser/parser.js";
 import { type EpochReport, trainParser } from "../parser/train.js";
+import { checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
 
@@ -78,6 +80,7 @@ export const command: Command = {
     });
     const trainPath = requireOption("train", "train", values.train);
     const out = requireOption("train", "out", values.out);
+    checkWritable(out);
     const order = numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 3 });
     const decoder = choiceOption("train", "decoder", values.decoder, ["eisner", "mst"] as const, "eisner");
     const algorithm = choiceOption(
@@ -137,6 +140,7 @@ export const command: Command = {
     };
     const vocab = new Vocabularies();
     const train = loadCorpus(trainPath, vocab, readOpts).sentences;
+    checkParserTrainingData(train, vocab, trainPath);
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
       `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}, top-${k} pruning`}, ${algorithm}`,

@@ -5,6 +5,7 @@ import { Vocabularies } from "../corpus/vocab.js";
 import type { DependencyParser } from "../parser/types.js";
 import type { ArcMask } from "../prune/arc-mask.js";
 import type { Tagger } from "../tagger/tagger.js";
+import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
 import { type SegmentOptions, segmentText } from "./sentence-split.js";
 import { formatTree } from "./tree-format.js";
@@ -58,7 +59,7 @@ export class Pipeline {
       if (w[UPOS] === "_") untagged = true;
     }
     if (retag || untagged) {
-      if (this.tagger === null) throw new Error("input has no tags and no tagger is loaded");
+      if (this.tagger === null) throw noTaggerError(c.file, c.startLine || undefined);
       const t = this.tagger.tag(forms);
       upos = t.upos;
       xpos = t.xpos;
