@@ -96,7 +96,17 @@ test("--output to a FIFO delivers the output to its reader and keeps the FIFO", 
   reader.stdout.on("data", (d: Buffer) => (got += d.toString("utf8")));
   const readerDone = new Promise<void>((res) => reader.on("close", () => res()));
   const r = await new Promise<{ status: number | null; stderr: string }>((res) => {
-    const p = spawn(process.execPath, [cli, "parse", "--model", toy.bundle, "--text", TEXT, "--output", fifo, "--quiet"]);
+    const p = spawn(process.execPath, [
+      cli,
+      "parse",
+      "--model",
+      toy.bundle,
+      "--text",
+      TEXT,
+      "--output",
+      fifo,
+      "--quiet",
+    ]);
     let stderr = "";
     p.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
     p.on("close", (status) => res({ status, stderr }));
@@ -115,7 +125,16 @@ test("--output through a symbolic link replaces the link's target and keeps the 
   const other = fresh("target");
   writeFileSync(join(other, "real.conllu"), "old\n");
   symlinkSync(join(other, "real.conllu"), join(dir, "link.conllu"));
-  const r = runCli(["parse", "--model", toy.bundle, "--text", TEXT, "--output", join(dir, "link.conllu"), "--quiet"]);
+  const r = runCli([
+    "parse",
+    "--model",
+    toy.bundle,
+    "--text",
+    TEXT,
+    "--output",
+    join(dir, "link.conllu"),
+    "--quiet",
+  ]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(lstatSync(join(dir, "link.conllu")).isSymbolicLink(), "the link was replaced by a file");
   assert.equal(readlinkSync(join(dir, "link.conllu")), join(other, "real.conllu"));
@@ -124,7 +143,19 @@ test("--output through a symbolic link replaces the link's target and keeps the 
   assert.deepEqual(readdirSync(other), ["real.conllu"]);
   // A dangling link: the file it names is created.
   symlinkSync("new.conllu", join(dir, "dangling.conllu"));
-  assert.equal(runCli(["parse", "--model", toy.bundle, "--text", TEXT, "--output", join(dir, "dangling.conllu"), "--quiet"]).status, 0);
+  assert.equal(
+    runCli([
+      "parse",
+      "--model",
+      toy.bundle,
+      "--text",
+      TEXT,
+      "--output",
+      join(dir, "dangling.conllu"),
+      "--quiet",
+    ]).status,
+    0,
+  );
   assert.ok(lstatSync(join(dir, "dangling.conllu")).isSymbolicLink());
   assert.match(readFileSync(join(dir, "new.conllu"), "utf8"), /^# sent_id = s1\n/);
 });
@@ -133,7 +164,10 @@ test("a regular file keeps its permissions when replaced", () => {
   const dir = fresh("mode");
   const path = join(dir, "out.conllu");
   writeFileSync(path, "old\n", { mode: 0o640 });
-  assert.equal(runCli(["parse", "--model", toy.bundle, "--text", TEXT, "--output", path, "--quiet"]).status, 0);
+  assert.equal(
+    runCli(["parse", "--model", toy.bundle, "--text", TEXT, "--output", path, "--quiet"]).status,
+    0,
+  );
   assert.equal(statSync(path).mode & 0o777, 0o640);
   assert.deepEqual(readdirSync(dir), ["out.conllu"]);
 });
@@ -154,7 +188,8 @@ for (const [signal, code] of [
     p.stdin.write(`${TEXT}\n\n`);
     // Wait until the output's temporary file exists (the model is loaded and writing has begun).
     const t0 = Date.now();
-    while (readdirSync(dir).length === 0 && Date.now() - t0 < 10_000) await new Promise((r) => setTimeout(r, 20));
+    while (readdirSync(dir).length === 0 && Date.now() - t0 < 10_000)
+      await new Promise((r) => setTimeout(r, 20));
     assert.equal(readdirSync(dir).length, 1, "no temporary file appeared");
     await new Promise((r) => setTimeout(r, 100));
     p.kill(signal);
@@ -212,7 +247,11 @@ test("every writing command checks --output / --out before the work starts", () 
   for (const [args, re] of cases) {
     const r = runCli(args);
     oneLineError(r, re);
-    assert.doesNotMatch(r.stderr, /epoch|training on|fold/, `${args.join(" ")}: work started before the check`);
+    assert.doesNotMatch(
+      r.stderr,
+      /epoch|training on|fold/,
+      `${args.join(" ")}: work started before the check`,
+    );
   }
   // The model builder too (it would otherwise train for a quarter of an hour first).
   const b = spawnSync(

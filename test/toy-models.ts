@@ -59,5 +59,11 @@ export function toyModels(): ToyModels {
   writeBundle(bundle, { tagger, parser, info: { treebank: "toy" } });
   const parserPath = join(dir, "parser.model");
   parser.save(parserPath);
-  return { dir, train, bundle, parser: parserPath, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    dir,
+    train,
+    bundle,
+    parser: parserPath,
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

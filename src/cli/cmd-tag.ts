@@ -183,6 +183,7 @@ function printSummary(
     seconds: Number(s.seconds.toFixed(3)),
     tokensPerSecond: s.seconds > 0 ? Math.round(s.tokens / s.seconds) : 0,
     loadSeconds: Number(s.loadSeconds.toFixed(3)),
+    maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   if (json) process.stderr.write(JSON.stringify(summary) + "\n");
   else

@@ -8,7 +8,11 @@ import type { Vocabularies } from "./vocab.js";
  * sentence, part-of-speech tags (not UPOS "_" everywhere) and dependency relations (not DEPREL "_"
  * everywhere). `file` names the training file in the message.
  */
-export function checkParserTrainingData(train: readonly Sentence[], vocab: Vocabularies, file?: string): void {
+export function checkParserTrainingData(
+  train: readonly Sentence[],
+  vocab: Vocabularies,
+  file?: string,
+): void {
   if (train.length === 0) throw new VineparseError("no-training-data", "no training sentences", file);
   const none = vocab.upos.get("_");
   let tagged = false;

@@ -244,7 +244,10 @@ function parseHeader(raw: Uint8Array, jsonLen: number, file: string): PayloadHea
  * JSON header is inflated and checked first, and the declared size must match its array directory,
  * so a small file cannot make the reader allocate more than the model it describes.
  */
-function inflatePayload(payload: Uint8Array, file: string): { raw: Buffer; header: PayloadHeader; jsonLen: number } {
+function inflatePayload(
+  payload: Uint8Array,
+  file: string,
+): { raw: Buffer; header: PayloadHeader; jsonLen: number } {
   if (payload.length < 18) throw corrupt(file, "payload too short");
   const declared = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint32(
     payload.length - 4,

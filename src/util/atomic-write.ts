@@ -115,7 +115,8 @@ function writeError(e: unknown, path: string): VineparseError {
   if (code === "ENOSPC") return new VineparseError("write-failed", "no space left on device", name);
   if (code === "EACCES" || code === "EPERM")
     return new VineparseError("write-failed", "cannot write (permission denied)", name);
-  if (code === "EROFS") return new VineparseError("write-failed", "cannot write (read-only file system)", name);
+  if (code === "EROFS")
+    return new VineparseError("write-failed", "cannot write (read-only file system)", name);
   const msg = (e as Error).message ?? String(e);
   return new VineparseError("write-failed", `cannot write: ${msg}`, name);
 }

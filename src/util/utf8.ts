@@ -87,7 +87,12 @@ export class Utf8StreamDecoder {
     if (this.carry === null) return "";
     const c = this.carry;
     this.carry = null;
-    throw new VineparseError("invalid-utf8", "invalid UTF-8 (truncated character at the end)", this.file, this.line + countNewlines(c));
+    throw new VineparseError(
+      "invalid-utf8",
+      "invalid UTF-8 (truncated character at the end)",
+      this.file,
+      this.line + countNewlines(c),
+    );
   }
 
   private text(bytes: Uint8Array): string {
@@ -96,7 +101,12 @@ export class Utf8StreamDecoder {
       s = this.decoder.decode(bytes);
     } catch {
       const at = Math.max(0, firstInvalidUtf8(bytes));
-      throw new VineparseError("invalid-utf8", "invalid UTF-8", this.file, this.line + countNewlines(bytes, at));
+      throw new VineparseError(
+        "invalid-utf8",
+        "invalid UTF-8",
+        this.file,
+        this.line + countNewlines(bytes, at),
+      );
     }
     this.line += countNewlines(bytes);
     if (this.first && s.length > 0) {
