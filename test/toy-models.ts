@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { spawn, type SpawnSyncReturns, spawnSync } from "node:child_process";
+import type { Command } from "../src/cli/command.js";
 import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
+import { VineparseError } from "../src/errors.js";
 import { trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
@@ -66,4 +68,32 @@ export function toyModels(): ToyModels {
     parser: parserPath,
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * Runs a CLI command inside the test process (much faster than a new process) and reports it like
+ * `runCli`: status 0, 1 for a `VineparseError` (its one-line message on stderr, as the CLI prints
+ * it) or 2 for a usage error; anything else is rethrown. Only for runs that read no stdin and write
+ * no stdout (use --output FILE).
+ */
+export async function runInProcess(args: string[]): Promise<{ status: number; stderr: string }> {
+  const [name, ...rest] = args;
+  const { command } = (await import(`../src/cli/cmd-${name}.js`)) as { command: Command };
+  let stderr = "";
+  const write = process.stderr.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8");
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const status = await command.run(rest);
+    return { status, stderr };
+  } catch (e) {
+    if (e instanceof VineparseError) return { status: 1, stderr: `${stderr}vineparse: ${e.message}\n` };
+    if ((e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS") === true)
+      return { status: 2, stderr: `${stderr}vineparse: ${(e as Error).message}\n` };
+    throw e;
+  } finally {
+    process.stderr.write = write;
+  }
 }

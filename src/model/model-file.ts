@@ -266,9 +266,10 @@ function inflatePayload(
       throw corrupt(file, "cannot decompress");
     }
   };
-  // The header first, from a growing prefix of the compressed bytes.
+  // The header first, from a growing prefix of the compressed bytes (a prefix of n bytes cannot
+  // inflate to more than about 1032·n bytes, so a garbage header is caught early).
   let part: Buffer;
-  for (let prefix = 1 << 18; ; prefix *= 4) {
+  for (let prefix = 1 << 12; ; prefix *= 4) {
     const whole = prefix >= payload.length;
     part = inflate(whole ? payload : payload.subarray(0, prefix), !whole);
     if (part.length >= 4 && part.length >= 4 + part.readUInt32LE(0)) break;
