@@ -293,13 +293,16 @@ function inflatePayload(
 /**
  * Builds a model object from decoded content with `build`, turning any failure other than a
  * `VineparseError` (a field or array its kind needs is missing or malformed) into one line:
- * "model file is corrupted (…)".
+ * "model file is corrupted (…)"; errors that name no file are given the model's.
  */
 export function fromModelContent<T>(file: string, build: () => T): T {
   try {
     return build();
   } catch (e) {
-    if (e instanceof VineparseError) throw e;
+    if (e instanceof VineparseError) {
+      if (e.file !== undefined) throw e;
+      throw new VineparseError(e.code, e.message, file);
+    }
     throw corrupt(file, `${e instanceof Error ? e.message : String(e)}`.split("\n")[0]!);
   }
 }

@@ -380,7 +380,7 @@ function punctRun(text: string, p: number, ce: number, b: Builder): number {
   } else if (isLineSymbol(c)) {
     // ASCII-art rules mixing symbols ("----==", "|-----+----->")
     while (e < ce && isLineSymbol(text.charCodeAt(e))) e++;
-  } else if (c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44) {
+  } else if (c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44 && (c < 0xd800 || c > 0xdfff)) {
     // repeated symbols ("--", "**", "<<", "=====") form one word
     while (e < ce && text.charCodeAt(e) === c) e++;
   } else if (c === 39 && e < ce && text.charCodeAt(e) === 39) {
@@ -401,12 +401,20 @@ function graphemeEnd(text: string, p: number, ce: number): number {
   // Fast path: a BMP symbol not followed by anything that could extend it.
   if (p + 1 >= ce) return ce;
   const d = text.charCodeAt(p + 1);
-  if ((c < 0xd800 || c > 0xdbff) && d < 0x300) return p + 1;
+  const high = c >= 0xd800 && c <= 0xdbff;
+  if (!high && d < 0x300) return p + 1;
+  if (high && (d < 0xdc00 || d > 0xdfff)) return p + 1; // a lone surrogate
   for (let window = 32; ; window *= 4) {
     const end = Math.min(ce, p + window);
     const first = graphemes.segment(text.slice(p, end))[Symbol.iterator]().next();
-    const len = first.done === true ? 1 : first.value.segment.length;
-    if (p + len < end || end === ce) return p + len;
+    let e = p + (first.done === true ? 1 : first.value.segment.length);
+    // never end between the two halves of a surrogate pair (lone surrogates confuse the segmenter)
+    const last = text.charCodeAt(e - 1);
+    if (last >= 0xd800 && last <= 0xdbff && e < ce) {
+      const next = text.charCodeAt(e);
+      if (next >= 0xdc00 && next <= 0xdfff) e = e - 1 > p ? e - 1 : e + 1;
+    }
+    if (e < end || end === ce) return e;
   }
 }
 
