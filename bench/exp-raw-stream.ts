@@ -73,7 +73,8 @@ function runCli(cli: string, args: string[]): Promise<Run> {
 
 /**
  * `npm run bench -- raw-stream [--sizes 1,10,100] [--tag-sizes 1,10,100] [--lines-sizes 1,10]
- * [--tb en_ewt] [--model M] [--cli PATH]` (sizes in MB; --cli runs another build, e.g. an older commit).
+ * [--tb en_ewt] [--model M] [--cli PATH --label TEXT]` (sizes in MB; --cli runs another build, e.g.
+ * an older commit, whose rows are labelled TEXT).
  */
 export const experiment: Experiment = {
   summary: "parse --raw and tag against input size (1, 10, 100 MB): peak memory, time to first output",
@@ -85,6 +86,7 @@ export const experiment: Experiment = {
       tb: { type: "string" },
       model: { type: "string" },
       cli: { type: "string" },
+      label: { type: "string" },
     });
     const list = (s: string | undefined, d: string) =>
       (s ?? d)
@@ -93,6 +95,7 @@ export const experiment: Experiment = {
         .map(Number);
     const sizes = list(values.sizes, "1,10,100");
     const linesSizes = list(values["lines-sizes"], "1,10");
+    const label = values.label === undefined ? "" : `${values.label}: `;
     const tagSizes = list(values["tag-sizes"], "1,10,100");
     const tb = values.tb ?? "en_ewt";
     const model = values.model ?? DEFAULT_MODEL;
@@ -103,7 +106,7 @@ export const experiment: Experiment = {
     ctx.note(`cli: ${cli}; model: ${model === DEFAULT_MODEL ? "bundled" : model}`);
     const row = (what: string, mb: number, bytes: number, r: Run) => {
       const row = [
-        what,
+        label + what,
         mb,
         Math.round(bytes / 1000),
         r.summary.sentences,

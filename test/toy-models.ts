@@ -43,7 +43,7 @@ export interface ToyModels {
 /** Trains a tiny tagger and parser (well under a second) and writes them as a bundle and a parser model. */
 export function toyModels(): ToyModels {
   const dir = mkdtempSync(join(tmpdir(), "vp-toy-"));
-  const text = toyTreebank(200, 7);
+  const text = toyTreebank(120, 7);
   const train = join(dir, "train.conllu");
   writeFileSync(train, text);
   const read = [...parseConllu(text)];

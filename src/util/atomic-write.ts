@@ -153,6 +153,7 @@ export class AtomicWriter {
   private done = false;
   private scheduled = false;
   private pending: VineparseError | null = null;
+  private lastFlush = 0;
 
   constructor(private readonly path: string) {
     this.target = outputTarget(path);
@@ -200,13 +201,15 @@ export class AtomicWriter {
   }
 
   /**
-   * Appends text (buffered). On a streaming output, what is buffered is handed over as soon as the
-   * program waits for input, so a reader sees results while the input still arrives.
+   * Appends text (buffered). On a streaming output, what is buffered is handed over at least every
+   * 100 ms and as soon as the program waits for input, so a reader sees results while the input
+   * still arrives.
    */
   write(text: string): void {
     if (this.pending !== null) throw this.pending;
     this.buffer += text;
     if (this.buffer.length > 1 << 16) this.flush();
+    else if (this.tmp === null && performance.now() - this.lastFlush > 100) this.flush();
     else if (this.tmp === null && !this.scheduled && !this.done) {
       this.scheduled = true;
       setImmediate(() => {
@@ -239,6 +242,7 @@ export class AtomicWriter {
   }
 
   private flush(): void {
+    this.lastFlush = performance.now();
     if (this.buffer.length === 0) return;
     const b = Buffer.from(this.buffer, "utf8");
     this.buffer = "";
