@@ -17,6 +17,7 @@ import { trainParser } from "../src/parser/train.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import { tokenize } from "../src/pipeline/tokenize.js";
 import { Tagger } from "../src/tagger/tagger.js";
+import { readWordVectors } from "../src/vectors/word-vectors.js";
 import { repoRoot } from "./helpers.js";
 import { runCli, runInProcess, toyModels } from "./toy-models.js";
 
@@ -232,6 +233,15 @@ test("invalid UTF-8 is 'FILE:LINE: invalid UTF-8', never U+FFFD (CoNLL-U, stream
     runCli(["parse", "--model", toy.bundle, "--raw", "-"], readFileSync(raw)),
     /<stdin>:3: invalid UTF-8$/,
   );
+  // Word vectors in text form too.
+  const vectors = file(
+    "vectors.txt",
+    Buffer.concat([Buffer.from("dog 0.1 0.2\nca"), Buffer.from([0xe9]), Buffer.from("t 0.3 0.4\n")]),
+  );
+  assert.throws(
+    () => readWordVectors(vectors),
+    (e: unknown) => e instanceof VineparseError && e.message === `${vectors}:2: invalid UTF-8`,
+  );
   // Valid multi-byte text is untouched.
   assert.equal(
     (
@@ -334,6 +344,7 @@ test("two roots, an empty FORM, a comment inside a sentence: stats, train and ev
       re,
     );
     oneLineError(await runInProcess(["eval", "--gold", path, "--system", path]), re);
+    oneLineError(await runInProcess(["tagger", "train", "--train", path, "--out", join(tmp, "x.model")]), re);
     // Parsing input is read leniently.
     assert.equal(
       (await runInProcess(["parse", "--model", toy.bundle, "--input", path, "--output", out, "--quiet"]))

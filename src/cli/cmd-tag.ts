@@ -1,14 +1,14 @@
 import { availableParallelism } from "node:os";
 import { type ReadOptions, type ReadSentence, streamConllu } from "../conllu/read.js";
 import { formatSentence } from "../conllu/write.js";
+import { checkTaggerTrainingData } from "../corpus/training-data.js";
 import { VineparseError } from "../errors.js";
 import { readModelFile } from "../model/model-file.js";
 import { taggerFromModelData } from "../pipeline/bundle.js";
 import { jackknifeParallel } from "../tagger/jackknife.js";
 import { readWordVectors, type WordVectors } from "../vectors/word-vectors.js";
-import { toAnnotation } from "../tagger/tagger.js";
-import { checkTaggerTrainingData } from "../corpus/training-data.js";
 import { taggedSentence } from "../tagger/tagged-sentence.js";
+import { toAnnotation } from "../tagger/tagger.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { decodeUtf8 } from "../util/utf8.js";
 import { parseConllu, type ReadSentence, readText } from "../conllu/read.js";
 import { DEPREL, FORM, UPOS } from "../conllu/types.js";
 import type { Sentence } from "../corpus/sentence.js";
 import { VineparseError } from "../errors.js";
+import { decodeUtf8 } from "../util/utf8.js";
 import { percent } from "./percent.js";
 
 /** Raw counts behind the attachment scores (tokens are basic words; "NoPunct" excludes gold UPOS PUNCT). */
