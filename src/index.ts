@@ -114,3 +114,11 @@ export {
 export { principalComponents, readWordVectors, VECTORS_KIND, WordVectors } from "./vectors/word-vectors.js";
 export { AtomicWriter, writeFileAtomic } from "./util/atomic-write.js";
 export { Rng } from "./util/rng.js";
+// Reliability (issue #13): streaming raw text, strict UTF-8, safe outputs, training-data checks.
+export { checkParserTrainingData, checkTaggerTrainingData } from "./corpus/training-data.js";
+export { fromModelContent } from "./model/model-file.js";
+export { parseTextStream, type StreamTextOptions } from "./pipeline/parse-stream.js";
+export { segmentStream, type StreamSegmentOptions, type StreamSentence } from "./pipeline/text-stream.js";
+export { checkWritable, type OutputTarget, outputTarget } from "./util/atomic-write.js";
+export { removeTempFilesOnSignals } from "./util/temp-files.js";
+export { decodeUtf8, readUtf8Chunks, Utf8StreamDecoder } from "./util/utf8.js";
