@@ -156,8 +156,8 @@ export class SiblingChart {
  * the length of the item log.
  */
 function fillSibling(chart: SiblingChart, stamp: number): number {
-  const { c, inc, sp, bpC, bpI, bpS, table, log, size, singleRoot, needS } = chart;
-  const { mods, start, count, pos, rowBase, bits } = chart.index;
+  const { c, inc, sp, bpI, bpS, table, log, size, singleRoot, needS } = chart;
+  const { mods, start, pos, rowBase, bits } = chart.index;
   const { hiR, loL, aMin } = chart.windows;
   const n = size - 1;
   let L = 0;
