@@ -30,6 +30,12 @@ export { createFirstOrderDecoder, FIRST_ORDER_DECODERS } from "./decode/first-or
 export { grandSiblingParts, scoreGrandSiblingTree, scoreSiblingTree, siblingParts } from "./decode/parts.js";
 export type * from "./decode/parts-types.js";
 export { SecondOrderDecoder } from "./decode/second-order.js";
+export {
+  SiblingMaxMarginals,
+  type SiblingMaxMarginalOptions,
+  type SiblingMaxMarginalsResult,
+  type SiblingWitnessCounts,
+} from "./decode/sibling-max-marginals.js";
 export { ThirdOrderDecoder } from "./decode/third-order.js";
 export type {
   DecodeResult,
