@@ -6,6 +6,7 @@ import { EisnerDecoder } from "../src/decode/eisner.js";
 import { EisnerMaxMarginals } from "../src/decode/eisner-max-marginals.js";
 import type { GrandSiblingScorer } from "../src/decode/parts-types.js";
 import { SecondOrderDecoder } from "../src/decode/second-order.js";
+import { SiblingMaxMarginals } from "../src/decode/sibling-max-marginals.js";
 import { ThirdOrderDecoder } from "../src/decode/third-order.js";
 import type { Cell } from "../src/eval/table.js";
 import { ArcMask } from "../src/prune/arc-mask.js";
@@ -85,11 +86,26 @@ function contenders(orders: number[]): Contender[] {
   const eisner = new EisnerDecoder();
   const mm1 = new EisnerMaxMarginals();
   const second = new SecondOrderDecoder();
+  const mm2 = new SiblingMaxMarginals();
   const third = new ThirdOrderDecoder();
+  let out = new Float64Array(0);
+  const buffer = (n: number): Float64Array => {
+    if (out.length < (n + 1) ** 2) out = new Float64Array((n + 1) ** 2);
+    return out;
+  };
   const all: Contender[] = [
     { name: "eisner decode", order: 1, run: (c) => eisner.decode(c.n, c.scores, c.mask) },
-    { name: "eisner max-marginals", order: 1, run: (c) => mm1.compute(c.n, c.scores, c.mask) },
+    { name: "eisner max-marginals", order: 1, run: (c) => mm1.compute(c.n, c.scores, c.mask, buffer(c.n)) },
     { name: "second-order decode", order: 2, run: (c) => second.decode(c.mask, c.scorer) },
+    { name: "second-order max-marginals", order: 2, run: (c) => mm2.compute(c.mask, c.scorer, buffer(c.n)) },
+    {
+      name: "  + witness counts",
+      order: 2,
+      run: (c) => {
+        mm2.compute(c.mask, c.scorer, buffer(c.n));
+        mm2.witnessCounts();
+      },
+    },
     { name: "third-order decode", order: 3, run: (c) => third.decode(c.mask, c.scorer) },
   ];
   return all.filter((c) => orders.includes(c.order));
@@ -211,11 +227,11 @@ export const experiment: Experiment = {
         const third = new ThirdOrderDecoder();
         third.decode(c.mask, c.scorer);
         const bytes = process.memoryUsage().arrayBuffers - before;
-        memRows.push([n, c.mask.count(), (bytes / 2 ** 20).toFixed(2)]);
+        memRows.push([n, c.mask.count(), third.tableCells, (bytes / 2 ** 20).toFixed(2)]);
       }
       ctx.table(
-        "Third-order decoder: typed-array memory after one decode (MiB; fresh decoder, short mask)",
-        ["n", "arcs kept", "MiB"],
+        "Third-order decoder: span-table cells and typed-array memory after one decode (fresh decoder, short mask)",
+        ["n", "arcs kept", "span cells", "MiB"],
         memRows,
       );
     }

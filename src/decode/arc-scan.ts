@@ -10,8 +10,7 @@ export class SetCellScanner {
 
   /** Collects the indices i < `length` with bits[i] ≠ 0 into `cells`; returns how many there are. */
   scan(bits: Uint8Array, length: number): number {
-    if (this.cells.length < length) this.cells = new Int32Array(Math.max(length, this.cells.length * 2));
-    const out = this.cells;
+    let out = this.cells;
     let k = 0;
     let i = 0;
     if ((bits.byteOffset & 3) === 0) {
@@ -23,6 +22,7 @@ export class SetCellScanner {
       const nw = length >>> 2;
       for (let w = 0; w < nw; w++) {
         if (words[w] === 0) continue;
+        if (k + 4 > out.length) out = this.grow(k + 4);
         const base = w << 2;
         if (bits[base] !== 0) out[k++] = base;
         if (bits[base + 1] !== 0) out[k++] = base + 1;
@@ -31,7 +31,19 @@ export class SetCellScanner {
       }
       i = nw << 2;
     }
-    for (; i < length; i++) if (bits[i] !== 0) out[k++] = i;
+    for (; i < length; i++) {
+      if (bits[i] === 0) continue;
+      if (k + 1 > out.length) out = this.grow(k + 1);
+      out[k++] = i;
+    }
     return k;
+  }
+
+  /** Makes `cells` hold at least `need` entries (keeping its content); returns it. */
+  private grow(need: number): Int32Array<ArrayBuffer> {
+    const next = new Int32Array(Math.max(need, 64, this.cells.length * 2));
+    next.set(this.cells);
+    this.cells = next;
+    return next;
   }
 }

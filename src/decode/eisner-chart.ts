@@ -56,7 +56,7 @@ export class EisnerChart {
     this.incBp = new Int32Array(cells);
     this.cmpBp = new Int32Array(cells);
     this.usable = new Uint8Array(cells);
-    this.mods = new Int32Array(cells);
+    this.mods = new Int32Array(cells - cap);
     this.start = new Int32Array(2 * cap);
     this.count = new Int32Array(2 * cap);
   }
@@ -72,10 +72,11 @@ export class EisnerChart {
     const size = n + 1;
     const lo = singleRoot ? 1 : 0;
     this.lo = lo;
-    this.index(n, scores, mask, lo);
+    const arcs = this.index(n, scores, mask, lo);
     const w = this.windows;
-    w.build(n, lo, this.mods, this.start, this.count);
-    fillSpans(
+    if (arcs === n * n) w.setFull(n, lo);
+    else w.build(n, lo, this.mods, this.start, this.count);
+    (w.full ? fillFull : fillSpans)(
       n,
       lo,
       scores,
@@ -115,8 +116,11 @@ export class EisnerChart {
     return n === 0 ? 0 : best;
   }
 
-  /** Marks usable arcs and lists each head's usable modifiers (heads lo..n; row 0 always marked). */
-  private index(n: number, scores: Float64Array, mask: ArcMask | null, lo: number): void {
+  /**
+   * Marks usable arcs and lists each head's usable modifiers (heads lo..n; row 0 always marked);
+   * returns the number of usable arcs (n² when every arc is).
+   */
+  private index(n: number, scores: Float64Array, mask: ArcMask | null, lo: number): number {
     const size = n + 1;
     const cells = size * size;
     const usable = this.usable;
@@ -140,7 +144,9 @@ export class EisnerChart {
         if (h >= lo) for (let m = h + 1; m <= n; m++) if (usable[row + m] === 1) mods[k++] = m;
         count[2 * h + 1] = k - start[2 * h + 1]!;
       }
-      return;
+      let arcs = k;
+      if (lo === 1) for (let m = 1; m <= n; m++) arcs += usable[m]!;
+      return arcs;
     }
     if (mask.n !== n) throw new Error(`Eisner: mask has ${mask.n} tokens, sentence ${n}`);
     // A sparse mask: copy its bits and visit only the allowed arcs.
@@ -149,6 +155,7 @@ export class EisnerChart {
     const list = this.scanner.cells;
     let q = 0;
     let k = 0;
+    let arcs = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       const end = row + size;
@@ -156,6 +163,7 @@ export class EisnerChart {
       while (q < found && list[q]! < end) {
         const c = list[q]!;
         if (scores[c]! === NEG) usable[c] = 0;
+        else arcs++;
         q++;
       }
       start[2 * h] = k;
@@ -172,6 +180,117 @@ export class EisnerChart {
           if (c - row > h && usable[c] === 1) mods[k++] = c - row;
         }
       count[2 * h + 1] = k - start[2 * h + 1]!;
+    }
+    return arcs;
+  }
+}
+
+/**
+ * The inside pass when nothing can be skipped (`SpanWindows.full`): every span, by width, with dense
+ * rows scanned straight (every incomplete span is written, -Infinity when unusable). Same signature and
+ * results as `fillSpans`; kept apart because a dense chart is faster this way.
+ */
+function fillFull(
+  n: number,
+  lo: number,
+  scores: Float64Array,
+  inc: Float64Array,
+  cmp: Float64Array,
+  cmpT: Float64Array,
+  incBp: Int32Array,
+  cmpBp: Int32Array,
+  usable: Uint8Array,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+): void {
+  const size = n + 1;
+  for (let i = lo; i <= n; i++) {
+    cmp[i * size + i] = 0;
+    cmpT[i * size + i] = 0;
+  }
+  for (let w = 1; w <= n - lo; w++) {
+    for (let i = lo, j = lo + w; j <= n; i++, j++) {
+      const ri = i * size;
+      const rj = j * size;
+      const ij = ri + j;
+      const ji = rj + i;
+      const uR = usable[ij]!;
+      const uL = usable[ji]!;
+      if ((uR | uL) !== 0) {
+        let best = NEG;
+        let arg = i;
+        for (let r = i, a = ri + i, b = rj + i + 1; r < j; r++, a++, b++) {
+          const v = cmp[a]! + cmp[b]!;
+          if (v > best) {
+            best = v;
+            arg = r;
+          }
+        }
+        inc[ij] = uR === 1 ? best + scores[ij]! : NEG;
+        inc[ji] = uL === 1 ? best + scores[ji]! : NEG;
+        incBp[ij] = arg;
+        incBp[ji] = arg;
+      } else {
+        inc[ij] = NEG;
+        inc[ji] = NEG;
+      }
+      {
+        let best = NEG;
+        let arg = -1;
+        const cnt = count[2 * i + 1]!;
+        if (2 * cnt >= n - i) {
+          for (let r = i + 1; r <= j; r++) {
+            const v = inc[ri + r]! + cmpT[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        } else {
+          const s0 = start[2 * i + 1]!;
+          for (let k = 0; k < cnt; k++) {
+            const r = mods[s0 + k]!;
+            if (r > j) break;
+            const v = inc[ri + r]! + cmpT[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        }
+        cmp[ij] = best;
+        cmpT[ji] = best;
+        cmpBp[ij] = arg;
+      }
+      {
+        let best = NEG;
+        let arg = -1;
+        const cnt = count[2 * j]!;
+        if (2 * cnt >= j - lo) {
+          for (let r = j - 1; r >= i; r--) {
+            const v = cmpT[ri + r]! + inc[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        } else {
+          const s0 = start[2 * j]!;
+          for (let k = 0; k < cnt; k++) {
+            const r = mods[s0 + k]!;
+            if (r < i) break;
+            const v = cmpT[ri + r]! + inc[rj + r]!;
+            if (v > best) {
+              best = v;
+              arg = r;
+            }
+          }
+        }
+        cmp[ji] = best;
+        cmpT[ij] = best;
+        cmpBp[ji] = arg;
+      }
     }
   }
 }

@@ -55,9 +55,6 @@ export class SiblingIndex {
       const cells = Math.max(size * size, Math.floor(this.pos.length * 1.5));
       this.pos = new Int32Array(cells);
       this.rowBase = new Int32Array(cells);
-      this.mods = new Int32Array(cells);
-      this.heads = new Int32Array(cells + 1);
-      this.headArc = new Int32Array(cells + 1);
     }
     if (this.start.length < 2 * size) {
       const cap = Math.max(size, Math.floor(this.headStart.length * 1.5));
@@ -67,9 +64,16 @@ export class SiblingIndex {
       this.headCount = new Int32Array(cap);
       this.cursor = new Int32Array(cap);
     }
-    const { pos, rowBase, mods, start, count, headCount } = this;
     const found = this.scanner.scan(bits, size * size);
     const list = this.scanner.cells;
+    // Lists sized by the arcs found, not by n².
+    if (this.mods.length < found) {
+      const cap = Math.max(found, Math.floor(this.mods.length * 1.5));
+      this.mods = new Int32Array(cap);
+      this.heads = new Int32Array(cap + 1);
+      this.headArc = new Int32Array(cap + 1);
+    }
+    const { pos, rowBase, mods, start, count, headCount } = this;
     headCount.fill(0, 0, size);
     let q = 0;
     let k = 0;

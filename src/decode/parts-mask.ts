@@ -22,7 +22,7 @@ export class ProjectiveFeasibility {
     }
     const index = this.own;
     index.build(mask);
-    this.ownWindows!.build(index.n, singleRoot ? 1 : 0, index.mods, index.start, index.count);
+    this.ownWindows!.fromIndex(index, singleRoot ? 1 : 0);
     return this.admitsIndexed(index, this.ownWindows!, singleRoot);
   }
 

@@ -70,7 +70,7 @@ export class SiblingChart {
     this.singleRoot = singleRoot;
     const index = this.index;
     index.build(mask);
-    this.windows.build(index.n, singleRoot ? 1 : 0, index.mods, index.start, index.count);
+    this.windows.fromIndex(index, singleRoot ? 1 : 0);
     return this.feasibility.admitsIndexed(index, this.windows, singleRoot);
   }
 

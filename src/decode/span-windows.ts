@@ -1,3 +1,5 @@
+import type { SiblingIndex } from "./parts-index.js";
+
 /**
  * Which spans of an Eisner-style chart (first, second or third order) can be part of a projective tree
  * built from the allowed arcs, from a linear pass over the arcs, so that the dynamic programs visit
@@ -36,21 +38,34 @@ export class SpanWindows {
   private cov = new Int32Array(0);
   private lcov = new Int32Array(0);
 
+  /** Windows of an indexed mask's chart (positions lo..n). */
+  fromIndex(index: SiblingIndex, lo: number): void {
+    if (index.arcs === index.n * index.n) this.setFull(index.n, lo);
+    else this.build(index.n, lo, index.mods, index.start, index.count);
+  }
+
+  /** Windows of a chart whose every arc is allowed: nothing is skipped. */
+  setFull(n: number, lo: number): void {
+    this.n = n;
+    this.lo = lo;
+    this.ensure(n + 1);
+    const { hiR, loL, aMin } = this;
+    for (let h = lo; h <= n; h++) {
+      hiR[h] = h > n - 1 ? h : n - 1;
+      loL[h] = h < lo + 1 ? h : lo + 1;
+      aMin[h] = lo;
+    }
+    this.spans = ((n - lo) * (n - lo + 1)) / 2;
+    this.full = true;
+  }
+
   /** Computes the windows of a sentence of n tokens from its arc lists (heads lo..n). */
   build(n: number, lo: number, mods: Int32Array, start: Int32Array, count: Int32Array): void {
     this.n = n;
     this.lo = lo;
     const size = n + 1;
-    if (this.hiR.length < size + 1) {
-      const cap = Math.max(size + 1, Math.ceil(this.hiR.length * 1.5));
-      this.hiR = new Int32Array(cap);
-      this.loL = new Int32Array(cap);
-      this.aMin = new Int32Array(cap);
-      this.reachR = new Int32Array(cap);
-      this.reachL = new Int32Array(cap);
-      this.cov = new Int32Array(cap);
-      this.lcov = new Int32Array(cap);
-    }
+    this.ensure(size);
+
     const { hiR, loL, aMin, reachR, reachL, cov, lcov } = this;
     // cov[i]: farthest right end of an arc whose left end is ≤ i; lcov[b]: leftmost left end of an
     // arc whose right end is ≥ b (n + 1 when there is none). First per position, then prefix/suffix.
@@ -112,5 +127,17 @@ export class SpanWindows {
     }
     this.spans = spans;
     this.full = full;
+  }
+
+  private ensure(size: number): void {
+    if (this.hiR.length >= size + 1) return;
+    const cap = Math.max(size + 1, Math.ceil(this.hiR.length * 1.5));
+    this.hiR = new Int32Array(cap);
+    this.loL = new Int32Array(cap);
+    this.aMin = new Int32Array(cap);
+    this.reachR = new Int32Array(cap);
+    this.reachL = new Int32Array(cap);
+    this.cov = new Int32Array(cap);
+    this.lcov = new Int32Array(cap);
   }
 }

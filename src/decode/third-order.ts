@@ -58,11 +58,11 @@ export class ThirdOrderDecoder {
     const index = this.index;
     const lo = singleRoot ? 1 : 0;
     index.build(mask);
-    this.windows.build(n, lo, index.mods, index.start, index.count);
+    this.windows.fromIndex(index, lo);
     let fallback = false;
     if (!this.feasibility.admitsIndexed(index, this.windows, singleRoot)) {
       index.build(withAdjacentArcs(mask));
-      this.windows.build(n, lo, index.mods, index.start, index.count);
+      this.windows.fromIndex(index, lo);
       fallback = true;
     }
     const tri = index.triSize;
