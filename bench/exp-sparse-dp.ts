@@ -96,6 +96,14 @@ function contenders(orders: number[]): Contender[] {
   const all: Contender[] = [
     { name: "eisner decode", order: 1, run: (c) => eisner.decode(c.n, c.scores, c.mask) },
     { name: "eisner max-marginals", order: 1, run: (c) => mm1.compute(c.n, c.scores, c.mask, buffer(c.n)) },
+    {
+      name: "  + witness counts",
+      order: 1,
+      run: (c) => {
+        mm1.compute(c.n, c.scores, c.mask, buffer(c.n));
+        mm1.witnessCounts();
+      },
+    },
     { name: "second-order decode", order: 2, run: (c) => second.decode(c.mask, c.scorer) },
     { name: "second-order max-marginals", order: 2, run: (c) => mm2.compute(c.mask, c.scorer, buffer(c.n)) },
     {
