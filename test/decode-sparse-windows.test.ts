@@ -106,10 +106,14 @@ test("span windows of a hand-made mask", () => {
   w.build(5, 1, index.mods, index.start, index.count);
   // 1 reaches 2 on its right, and arc 3→1 covers [1, 3]: C(1, 2) may exist, not C(1, 3).
   assert.equal(w.hiR[1], 2);
-  // 3's left span may end at 2 (arc 3→1 covers [1, 3]: the bound is necessary, not exact) or at 1.
-  assert.equal(w.loL[3], 2);
-  // 4 reaches 5 = n only through the boundary.
-  assert.equal(w.hiR[4], 4);
+  // 3's left span may end at 2 (arc 3→1 covers [1, 3]: the bound is necessary, not exact) or at 1:
+  // one window down to the boundary.
+  assert.equal(w.loL[3], 1);
+  // 4's right span may end at 5 = n (the boundary, taken into the window).
+  assert.equal(w.hiR[4], 5);
+  // 2 has no modifiers: no window.
+  assert.equal(w.hiR[2], 2);
+  assert.equal(w.loL[2], 2);
   // Spans (a, 5) need a ≥ 4 (arc 4→5); spans (a, 3) need a ≥ 1 (arc 3→1).
   assert.equal(w.aMin[5], 4);
   assert.equal(w.aMin[3], 1);

@@ -34,7 +34,7 @@ export class SiblingIndex {
   headStart = new Int32Array(0);
   /** Length of modifier m's group in `heads`. */
   headCount = new Int32Array(0);
-  /** headArc[q]: index in `mods` of the arc heads[q]→m (m the modifier whose group holds q); unused for the root. */
+  /** headArc[q]: index in `mods` of the arc heads[q]→m (m the modifier whose group holds q); `arcs` for the root's -1. */
   headArc = new Int32Array(0);
   /** Number of triangle slots (sibling parts including "no inner sibling"). */
   triSize = 0;
@@ -117,6 +117,7 @@ export class SiblingIndex {
     // Heads of each modifier, increasing: a counting sort of the row-major arc list.
     const { heads, headStart, headArc, cursor } = this;
     heads[0] = -1;
+    headArc[0] = k;
     headStart[0] = 0;
     headCount[0] = 1;
     let p = 1;

@@ -156,9 +156,9 @@ export class SiblingChart {
  * the length of the item log.
  */
 function fillSibling(chart: SiblingChart, stamp: number): number {
-  const { c, inc, sp, bpI, bpS, table, log, size, singleRoot, needS } = chart;
-  const { mods, start, pos, rowBase, bits } = chart.index;
-  const { hiR, loL, aMin } = chart.windows;
+  const { c, inc, sp, bpC, bpI, bpS, table, log, size, singleRoot, needS } = chart;
+  const { mods, start, count, pos, rowBase, bits } = chart.index;
+  const { hiR, loL, aMin, full } = chart.windows;
   const n = size - 1;
   let L = 0;
   for (let h = 0; h <= n; h++) c[h * size + h] = 0;
@@ -230,11 +230,15 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
         if (best > NEG) log[L++] = ba * 4 + INC_ITEM;
       }
       // Complete spans: C(a, b) (the root's only at b = n) and C(b, a).
-      if ((a > 0 && b <= hiR[a]!) || b === n) L = rightSpan(chart, a, b, L);
-      if (a >= 1 && (a >= lb || a === 1)) L = leftSpan(chart, b, a, L);
+      if ((a > 0 && b <= hiR[a]!) || b === n)
+        L = rightSpan(a, b, n, c, inc, bpC, log, L, mods, start, count, hiR, full);
+      if (a >= 1 && (a >= lb || a === 1))
+        L = leftSpan(b, a, n, c, inc, bpC, log, L, mods, start, count, loL, full);
     }
-    if (am > 1) L = leftSpan(chart, b, 1, L);
-    if (b === n) for (let a = am - 1; a >= 1; a--) L = rightSpan(chart, a, n, L);
+    if (am > 1) L = leftSpan(b, 1, n, c, inc, bpC, log, L, mods, start, count, loL, full);
+    if (b === n)
+      for (let a = am - 1; a >= 1; a--)
+        L = rightSpan(a, n, n, c, inc, bpC, log, L, mods, start, count, hiR, full);
     // With a single root, its arcs are handled apart: I(0, b) = C(b, 1) + part(0, 0, b), and C(0, n).
     if (singleRoot) {
       if (bits[b] === 1) {
@@ -243,18 +247,29 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
         bpI[b] = 0;
         if (v > NEG) log[L++] = b * 4 + INC_ITEM;
       }
-      if (b === n) L = rightSpan(chart, 0, n, L);
-    } else if (b === n && am > 0) L = rightSpan(chart, 0, n, L);
+      if (b === n) L = rightSpan(0, n, n, c, inc, bpC, log, L, mods, start, count, hiR, full);
+    } else if (b === n && am > 0) L = rightSpan(0, n, n, c, inc, bpC, log, L, mods, start, count, hiR, full);
   }
   return L;
 }
 
 /** C(a, b), a < b: the best I(a, m) + C(m, b) over a's right modifiers m ≤ b; logs it if finite. */
-function rightSpan(chart: SiblingChart, a: number, b: number, L: number): number {
-  const { c, inc, bpC, log, size } = chart;
-  const { mods, start, count } = chart.index;
-  const hiR = chart.windows.hiR;
-  const n = size - 1;
+function rightSpan(
+  a: number,
+  b: number,
+  n: number,
+  c: Float64Array,
+  inc: Float64Array,
+  bpC: Int32Array,
+  log: Int32Array,
+  L: number,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+  hiR: Int32Array,
+  full: boolean,
+): number {
+  const size = n + 1;
   const ra = a * size;
   let best = NEG;
   let arg = -1;
@@ -263,7 +278,7 @@ function rightSpan(chart: SiblingChart, a: number, b: number, L: number): number
   for (let j = 0; j < k; j++) {
     const m = mods[s0 + j]!;
     if (m > b) break;
-    if (m !== b && b !== n && b > hiR[m]!) continue;
+    if (!full && m !== b && b > hiR[m]! && b !== n) continue;
     const v = inc[ra + m]! + c[m * size + b]!;
     if (v > best) {
       best = v;
@@ -277,10 +292,22 @@ function rightSpan(chart: SiblingChart, a: number, b: number, L: number): number
 }
 
 /** C(b, a), a < b: the best I(b, m) + C(m, a) over b's left modifiers m ≥ a; logs it if finite. */
-function leftSpan(chart: SiblingChart, b: number, a: number, L: number): number {
-  const { c, inc, bpC, log, size } = chart;
-  const { mods, start, count } = chart.index;
-  const loL = chart.windows.loL;
+function leftSpan(
+  b: number,
+  a: number,
+  n: number,
+  c: Float64Array,
+  inc: Float64Array,
+  bpC: Int32Array,
+  log: Int32Array,
+  L: number,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+  loL: Int32Array,
+  full: boolean,
+): number {
+  const size = n + 1;
   const rb = b * size;
   let best = NEG;
   let arg = -1;
@@ -289,7 +316,7 @@ function leftSpan(chart: SiblingChart, b: number, a: number, L: number): number 
   for (let j = 0; j < k; j++) {
     const m = mods[s0 + j]!;
     if (m < a) break;
-    if (m !== a && a !== 1 && a < loL[m]!) continue;
+    if (!full && m !== a && a < loL[m]! && a !== 1) continue;
     const v = inc[rb + m]! + c[m * size + a]!;
     if (v > best) {
       best = v;

@@ -23,9 +23,9 @@ export class SpanWindows {
   n = 0;
   /** First chart position (0 or 1). */
   lo = 0;
-  /** Right complete spans C(h, e) may exist for h < e ≤ hiR[h], and for e = n. */
+  /** Right complete spans C(h, e) may exist for h < e ≤ hiR[h] (≤ n), and for e = n. */
   hiR = new Int32Array(0);
-  /** Left complete spans C(h, e) may exist for loL[h] ≤ e < h, and for e = 1. */
+  /** Left complete spans C(h, e) may exist for loL[h] ≤ e < h (loL[h] ≥ 1), and for e = 1. */
   loL = new Int32Array(0);
   /** Spans (a, b) other than boundary complete spans need a ≥ aMin[b] (aMin[b] = b: none). */
   aMin = new Int32Array(0);
@@ -51,8 +51,8 @@ export class SpanWindows {
     this.ensure(n + 1);
     const { hiR, loL, aMin } = this;
     for (let h = lo; h <= n; h++) {
-      hiR[h] = h > n - 1 ? h : n - 1;
-      loL[h] = h < lo + 1 ? h : lo + 1;
+      hiR[h] = n;
+      loL[h] = h < 1 ? h : 1;
       aMin[h] = lo;
     }
     this.spans = ((n - lo) * (n - lo + 1)) / 2;
@@ -114,11 +114,12 @@ export class SpanWindows {
       // Right: e ≤ reach and e + 1 ≤ cov[h].
       let hi = cov[h]! - 1;
       if (reachR[h]! < hi) hi = reachR[h]!;
-      hiR[h] = hi < h ? h : hi;
+      // A window reaching n - 1 with n in reach takes the boundary span C(h, n) in (one contiguous window).
+      hiR[h] = hi < h ? h : hi === n - 1 && reachR[h] === n ? n : hi;
       // Left: e ≥ reach and e - 1 ≥ lcov[h].
       let l = lcov[h]! + 1;
       if (reachL[h]! > l) l = reachL[h]!;
-      loL[h] = l > h ? h : l;
+      loL[h] = l > h ? h : l === 2 && reachL[h] === 1 ? 1 : l;
       let a = lcov[h]!;
       if (a < lo) a = lo;
       aMin[h] = a > h ? h : a;

@@ -238,7 +238,7 @@ export class ThirdOrderDecoder {
   /** Incomplete spans I[g→a][b] (arc a→b) and I[g→b][a] (arc b→a) for every allowed g outside [a, b]. */
   private incSpans(a: number, b: number, singleRoot: boolean): void {
     const { c, inc, sp, bpI, table, size } = this;
-    const { mods, start, heads, headStart, headCount, headArc, bits, pos, rowBase, arcs } = this.index;
+    const { mods, start, heads, headStart, headCount, headArc, bits, pos, rowBase } = this.index;
     const scorer = this.scorer!;
     const ra = a * size;
     const rb = b * size;
@@ -252,13 +252,13 @@ export class ThirdOrderDecoder {
       const s0 = start[2 * a + 1]!;
       const mi = s0 + pos[ra + b]!;
       const sibs = singleRoot && a === 0 ? 0 : pos[ra + b]!;
-      const q0 = a === 0 ? 0 : headStart[a]!;
-      const qK = a === 0 ? 1 : headCount[a]!;
+      const q0 = headStart[a]!;
+      const qK = headCount[a]!;
+      const iOff = this.iOff;
       for (let q = 0; q < qK; q++) {
-        const g = a === 0 ? -1 : heads[q0 + q]!;
+        const g = heads[q0 + q]!;
         if (g >= a && g <= b) continue;
-        if (a === 0 && singleRoot) continue;
-        const gi = this.iOff[a === 0 ? arcs : headArc[q0 + q]!]!;
+        const gi = iOff[headArc[q0 + q]!]!;
         let best = NEG;
         let arg = a;
         if (first > NEG) {
@@ -348,16 +348,16 @@ export class ThirdOrderDecoder {
   /** Complete spans C[g→a][b], a < b: last right child m ≤ b of a, for every g whose window holds b. */
   private rightSpans(a: number, b: number): void {
     const { c, inc, bpC, size, cBase, cLo, cHi, cBnd, iOff } = this;
-    const { mods, start, count, heads, headStart, headCount, headArc, arcs } = this.index;
+    const { mods, start, count, heads, headStart, headCount, headArc } = this.index;
     const n = size - 1;
     const s0 = start[2 * a + 1]!;
     const k = count[2 * a + 1]!;
-    const q0 = a === 0 ? 0 : headStart[a]!;
-    const qK = a === 0 ? 1 : headCount[a]!;
+    const q0 = headStart[a]!;
+    const qK = headCount[a]!;
     for (let q = 0; q < qK; q++) {
-      const g = a === 0 ? -1 : heads[q0 + q]!;
+      const g = heads[q0 + q]!;
       if (g >= a && g <= b) continue;
-      const id = a === 0 ? arcs : headArc[q0 + q]!;
+      const id = headArc[q0 + q]!;
       let cellAB: number;
       if (b >= cLo[id]! && b <= cHi[id]!) cellAB = cBase[id]! + b;
       else if (b === n && g < a) cellAB = cBnd[id]! + 1;
