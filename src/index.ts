@@ -25,11 +25,21 @@ export { Vocab, Vocabularies } from "./corpus/vocab.js";
 export { enumerateTrees } from "./decode/brute-force.js";
 export { ChuLiuEdmondsDecoder } from "./decode/chu-liu-edmonds.js";
 export { EisnerDecoder } from "./decode/eisner.js";
-export { EisnerMaxMarginals, type MaxMarginals } from "./decode/eisner-max-marginals.js";
+export {
+  EisnerMaxMarginals,
+  type FirstOrderWitnessCounts,
+  type MaxMarginals,
+} from "./decode/eisner-max-marginals.js";
 export { createFirstOrderDecoder, FIRST_ORDER_DECODERS } from "./decode/first-order-factory.js";
 export { grandSiblingParts, scoreGrandSiblingTree, scoreSiblingTree, siblingParts } from "./decode/parts.js";
 export type * from "./decode/parts-types.js";
 export { SecondOrderDecoder } from "./decode/second-order.js";
+export {
+  SiblingMaxMarginals,
+  type SiblingMaxMarginalOptions,
+  type SiblingMaxMarginalsResult,
+  type SiblingWitnessCounts,
+} from "./decode/sibling-max-marginals.js";
 export { ThirdOrderDecoder } from "./decode/third-order.js";
 export type {
   DecodeResult,
