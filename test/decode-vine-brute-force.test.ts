@@ -86,6 +86,7 @@ for (const singleRoot of [true, false]) {
           poisonUnusable(n, b, sc, mask);
           const want = bruteVine(n, b, sc, mask, singleRoot);
           const got = parser.maxMarginals(n, sc, mask, { witness: true });
+          const fast = parser.maxMarginals(n, sc, mask);
           const dec = parser.decode(n, sc, mask);
           const tag = `n=${n} b=${b} t=${t}`;
           if (want.best === NEG) {
@@ -98,14 +99,22 @@ for (const singleRoot of [true, false]) {
             assert.ok(isVineStructure(dec.heads, n, b, singleRoot, mask), tag);
             assert.ok(close(vineStructureScore(dec.heads, n, b, sc), want.best), tag);
             assert.deepEqual([...got.heads], [...dec.heads], tag);
+            assert.deepEqual([...fast.heads], [...dec.heads], tag);
           }
+          assert.equal(fast.witness, null);
+          assert.ok(close(fast.best, got.best), tag);
+          assert.equal(fast.parts, got.parts, tag);
           let finite = 0;
           for (let p = 0; p < want.mm.length; p++) {
             const g = partValue(got, p, false);
+            const f = partValue(fast, p, false);
             const w = want.mm[p]!;
-            if (w === NEG) assert.equal(g, NEG, `${tag} part ${p}: ${g} vs -Inf`);
-            else {
+            if (w === NEG) {
+              assert.equal(g, NEG, `${tag} part ${p}: ${g} vs -Inf`);
+              assert.equal(f, NEG, `${tag} part ${p}: ${f} vs -Inf (chart)`);
+            } else {
               assert.ok(close(g, w), `${tag} part ${p}: ${g} vs ${w}`);
+              assert.ok(close(f, w), `${tag} part ${p}: ${f} vs ${w} (chart)`);
               finite++;
               if (p >= (n + 1) * (2 * b + 1)) outerSeen++;
             }

@@ -15,7 +15,7 @@ export const UNIT_ITEM = 0;
  * witness counts (for every part, how many parts' max-marginal witnesses contain it).
  *
  * Usage per sentence: `reset(parts)`, write part scores into `score[0..parts)` (-Infinity = unusable),
- * then for each item `begin()`, `edge(...)`…, `end()` (returns the item id or DEAD_ITEM). All buffers
+ * then for each item `begin(maxEdges)`, `edge(...)`…, `end()` (returns the item id or DEAD_ITEM). All buffers
  * grow to the largest sentence seen and are reused; one instance must not be shared between callers.
  */
 export class MaxPlusHypergraph {
@@ -71,9 +71,10 @@ export class MaxPlusHypergraph {
     this.edges = 0;
   }
 
-  /** Starts the next item; its hyperedges follow through `edge`, then `end`. */
-  begin(): void {
+  /** Starts the next item, which will have at most `maxEdges` hyperedges (`edge` calls), then `end`. */
+  begin(maxEdges: number): void {
     if (this.items + 2 > this.inside.length) this.growItems();
+    if (this.edges + maxEdges > this.tail1.length) this.growEdges(this.edges + maxEdges);
     this.curBest = NEG;
     this.curArg = -1;
   }
@@ -87,7 +88,6 @@ export class MaxPlusHypergraph {
     const v = this.inside[a]! + this.inside[b]! + this.score[p]!;
     if (!(v > NEG)) return;
     const e = this.edges;
-    if (e >= this.tail1.length) this.growEdges();
     this.tail1[e] = a;
     this.tail2[e] = b;
     this.part[e] = p;
@@ -265,8 +265,8 @@ export class MaxPlusHypergraph {
     this.outReq = new Int32Array(cap);
   }
 
-  private growEdges(): void {
-    const cap = Math.ceil(this.tail1.length * 1.5) + 64;
+  private growEdges(need: number): void {
+    const cap = Math.max(need, Math.ceil(this.tail1.length * 1.5) + 64);
     this.tail1 = growI(this.tail1, cap);
     this.tail2 = growI(this.tail2, cap);
     this.part = growI(this.part, cap);
