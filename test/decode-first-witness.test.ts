@@ -62,7 +62,8 @@ for (const singleRoot of [true, false]) {
             for (let m = 1; m <= n; m++) if (h !== m && rng.next() < p) mask.remove(h, m);
         }
         const input = scores.slice();
-        if (mask !== null) for (let i = 0; i < input.length; i++) if (mask.bits[i] === 0) input[i] = Number.NaN;
+        if (mask !== null)
+          for (let i = 0; i < input.length; i++) if (mask.bits[i] === 0) input[i] = Number.NaN;
         const got = wc.compute(n, input, mask);
         const want = brute(n, scores, mask, singleRoot);
         const ref = em.compute(n, input, mask);

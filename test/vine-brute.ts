@@ -56,7 +56,12 @@ export function vinePartIds(vh: ArrayLike<number>, n: number, b: number): number
  * 0..n is a candidate vine tree, each root child labelled root, left outer or right outer in every
  * combination, kept when `isVineStructure` accepts it.
  */
-export function vineStructures(n: number, b: number, singleRoot: boolean, mask: ArcMask | null): Int32Array[] {
+export function vineStructures(
+  n: number,
+  b: number,
+  singleRoot: boolean,
+  mask: ArcMask | null,
+): Int32Array[] {
   const out: Int32Array[] = [];
   for (const g of projectiveTrees(n)) {
     const kids: number[] = [];

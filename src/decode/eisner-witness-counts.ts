@@ -47,8 +47,10 @@ export class EisnerWitnessCounts {
   compute(n: number, scores: Float64Array, mask: ArcMask | null): FirstOrderWitnesses {
     const size = n + 1;
     const cells = size * size;
-    if (scores.length < cells) throw new Error(`witness counts: scores has ${scores.length} cells, need ${cells}`);
-    if (mask !== null && mask.n !== n) throw new Error(`witness counts: mask has ${mask.n} tokens, sentence ${n}`);
+    if (scores.length < cells)
+      throw new Error(`witness counts: scores has ${scores.length} cells, need ${cells}`);
+    if (mask !== null && mask.n !== n)
+      throw new Error(`witness counts: mask has ${mask.n} tokens, sentence ${n}`);
     const hg = this.hg;
     hg.reset(cells);
     const score = hg.score;

@@ -128,7 +128,8 @@ function keeps(v: number, t: number): boolean {
 
 /** An empty mask of n tokens: `out` cleared when given (its n must match), else a new one. */
 function prepare(n: number, input: ArcMask | null, out: ArcMask | undefined): ArcMask {
-  if (input !== null && input.n !== n) throw new Error(`prune mask: input mask has ${input.n} tokens, sentence ${n}`);
+  if (input !== null && input.n !== n)
+    throw new Error(`prune mask: input mask has ${input.n} tokens, sentence ${n}`);
   if (out === undefined) return ArcMask.empty(n);
   if (out.n !== n) throw new Error(`prune mask: output mask has ${out.n} tokens, sentence ${n}`);
   out.bits.fill(0);

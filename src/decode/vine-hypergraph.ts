@@ -66,7 +66,8 @@ export class VineHypergraph {
       if (uR || uL) {
         // Shared split of I(i→j) and I(j→i): C(i, r) + C(j, r + 1).
         hg.begin(w);
-        for (let r = i, a = CR + i * b, c = CL + j * b + w - 1; r < j; r++, a++, c--) hg.edge(t[a]!, t[c]!, Z);
+        for (let r = i, a = CR + i * b, c = CL + j * b + w - 1; r < j; r++, a++, c--)
+          hg.edge(t[a]!, t[c]!, Z);
         const sp = hg.end();
         if (sp !== D) {
           if (uR) {
@@ -188,4 +189,3 @@ interface VineLayout {
   il: number;
   qf: number;
 }
-

@@ -95,8 +95,9 @@ export interface VineMaxMarginals {
  * Dynamic program: Eisner's spans restricted to width ≤ b (O(n·b²)), plus linear chains over
  * fragments: Q(h) = best prefix whose last fragment has h's left half complete, P(x) = best prefix
  * whose last fragment's right spine reaches x, in a few states (root arcs used: 0 / 1 or more; first
- * fragment; last head attached by a right outer arc). Time and memory O(n·b²). Keeps its buffers
- * between sentences; one instance must not be shared between concurrent callers.
+ * fragment; last head attached by a right outer arc). Time O(n·b²), memory O(n·b). With a mask,
+ * finding the outer arcs that stand for an allowed long arc reads the mask's columns (O(n²) bytes at
+ * worst). Keeps its buffers between sentences; one instance must not be shared between callers.
  */
 export class VineParser {
   /** Band b. */
@@ -171,7 +172,8 @@ export class VineParser {
       mm = hg.marginal;
       counts = hg.count;
     } else {
-      if (this.mm.length < parts + 1) this.mm = new Float64Array(Math.max(parts + 1, Math.ceil(this.mm.length * 1.5)));
+      if (this.mm.length < parts + 1)
+        this.mm = new Float64Array(Math.max(parts + 1, Math.ceil(this.mm.length * 1.5)));
       mm = this.mm;
       mm.fill(NEG, 0, parts + 1);
       if (n > 0) {
@@ -204,7 +206,11 @@ export class VineParser {
       witness:
         counts === null
           ? null
-          : { short: counts.subarray(0, r0), root: counts.subarray(r0, o0), outer: counts.subarray(o0, parts) },
+          : {
+              short: counts.subarray(0, r0),
+              root: counts.subarray(r0, o0),
+              outer: counts.subarray(o0, parts),
+            },
     };
   }
 
@@ -220,7 +226,8 @@ export class VineParser {
       throw new Error(`vine: score arrays too short for ${n} tokens and band ${b}`);
     if (mask !== null && mask.n !== n) throw new Error(`vine: mask has ${mask.n} tokens, sentence ${n}`);
     const bits = mask === null ? null : mask.bits;
-    if (this.eff.length < parts + 1) this.eff = new Float64Array(Math.max(parts + 1, Math.ceil(this.eff.length * 1.5)));
+    if (this.eff.length < parts + 1)
+      this.eff = new Float64Array(Math.max(parts + 1, Math.ceil(this.eff.length * 1.5)));
     const score = this.eff;
     const short = scores.short;
     for (let p = 0; p < W; p++) score[p] = NEG;
@@ -245,7 +252,14 @@ export class VineParser {
 }
 
 /** Vine heads from the part ids of a structure. */
-function partsToHeads(ids: Int32Array, k: number, b: number, r0: number, o0: number, heads: Int32Array): void {
+function partsToHeads(
+  ids: Int32Array,
+  k: number,
+  b: number,
+  r0: number,
+  o0: number,
+  heads: Int32Array,
+): void {
   const W = 2 * b;
   for (let i = 0; i < k; i++) {
     const p = ids[i]!;
