@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { EisnerDecoder } from "../src/decode/eisner.js";
+import { EisnerMaxMarginals } from "../src/decode/eisner-max-marginals.js";
 import { VineParser } from "../src/decode/vine-parser.js";
 import { VineScores } from "../src/decode/vine-structure.js";
 import { Rng } from "../src/util/rng.js";
@@ -44,4 +46,39 @@ test("the vine dynamic program is linear in sentence length (n = 400 vs n = 100)
     }
   }
   console.log(rows.join("\n"));
+});
+
+test("vine pass against first-order Eisner at n = 25 (CPU µs per sentence, medians of interleaved rounds)", () => {
+  const rng = new Rng(6);
+  const n = 25;
+  const size = n + 1;
+  const dense = new Float64Array(size * size);
+  for (let i = 0; i < dense.length; i++) dense[i] = rng.next() * 10 - 5;
+  const eisner = new EisnerDecoder();
+  const eisnerMm = new EisnerMaxMarginals();
+  const rows = ["what                       µs"];
+  const med = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1]!;
+  const e: number[] = [];
+  const em: number[] = [];
+  const cols: Record<string, number[]> = {};
+  const parsers = [3, 5, 8].map((b) => ({
+    b,
+    parser: new VineParser({ band: b }),
+    scores: randomVineScores(rng, n, b, false, new VineScores(b)),
+  }));
+  for (let round = 0; round < 7; round++) {
+    e.push(cpuMicros(() => eisner.decode(n, dense, null), 300));
+    em.push(cpuMicros(() => eisnerMm.compute(n, dense, null), 300));
+    for (const { b, parser, scores } of parsers) {
+      (cols[`vine b=${b} decode`] ??= []).push(cpuMicros(() => parser.decode(n, scores, null), 300));
+      (cols[`vine b=${b} max-marginals`] ??= []).push(
+        cpuMicros(() => parser.maxMarginals(n, scores, null), 300),
+      );
+    }
+  }
+  rows.push(`Eisner decode              ${med(e).toFixed(1)}`);
+  rows.push(`Eisner max-marginals       ${med(em).toFixed(1)}`);
+  for (const [k, v] of Object.entries(cols)) rows.push(`${k.padEnd(26)} ${med(v).toFixed(1)}`);
+  console.log(rows.join("\n"));
+  assert.ok(med(e) > 0);
 });

@@ -31,7 +31,7 @@ export function vineSlot(band: number, h: number, m: number): number {
   return h < m ? h - m + band : h - m + band - 1;
 }
 
-/** Index of short arc h→m in a band layout: m · 2·band + slot. */
+/** Index of short arc h→m (1 ≤ h ≤ n, 1 ≤ |h − m| ≤ band) in a band layout: m · 2·band + slot. */
 export function vineShortIndex(band: number, h: number, m: number): number {
   return m * 2 * band + (h < m ? h - m + band : h - m + band - 1);
 }
