@@ -30,6 +30,15 @@ export {
   type FirstOrderWitnessCounts,
   type MaxMarginals,
 } from "./decode/eisner-max-marginals.js";
+export { EisnerWitnessCounts, type FirstOrderWitnesses } from "./decode/eisner-witness-counts.js";
+export { DEAD_ITEM, MaxPlusHypergraph, UNIT_ITEM } from "./decode/max-plus-hypergraph.js";
+export {
+  alphaThreshold,
+  firstOrderPruneMask,
+  meanMaxMarginal,
+  vinePruneMask,
+  vineThreshold,
+} from "./decode/max-marginal-pruning.js";
 export { createFirstOrderDecoder, FIRST_ORDER_DECODERS } from "./decode/first-order-factory.js";
 export { grandSiblingParts, scoreGrandSiblingTree, scoreSiblingTree, siblingParts } from "./decode/parts.js";
 export type * from "./decode/parts-types.js";
@@ -41,6 +50,26 @@ export {
   type SiblingWitnessCounts,
 } from "./decode/sibling-max-marginals.js";
 export { ThirdOrderDecoder } from "./decode/third-order.js";
+export {
+  type VineMaxMarginals,
+  type VineOptions,
+  type VineParse,
+  VineParser,
+  type VineScoreArrays,
+  type VineWitnessCounts,
+} from "./decode/vine-parser.js";
+export {
+  isVineStructure,
+  toVineStructure,
+  VINE_LEFT,
+  VINE_RIGHT,
+  VineScores,
+  vineShortIndex,
+  vineSlot,
+  vineSlotHead,
+  vineStructureScore,
+  vineTree,
+} from "./decode/vine-structure.js";
 export type {
   DecodeResult,
   FirstOrderDecoder,
