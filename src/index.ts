@@ -161,3 +161,13 @@ export { segmentStream, type StreamSegmentOptions, type StreamSentence } from ".
 export { checkWritable, type OutputTarget, outputTarget } from "./util/atomic-write.js";
 export { removeTempFilesOnSignals } from "./util/temp-files.js";
 export { decodeUtf8, readUtf8Chunks, Utf8StreamDecoder } from "./util/utf8.js";
+export {
+  type LinearSvmOptions,
+  type LinearSvmResult,
+  rowDot,
+  type SvmLoss,
+  svmDualObjective,
+  svmPrimalObjective,
+  trainLinearSvm,
+} from "./learn/linear-svm.js";
+export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";
