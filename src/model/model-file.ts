@@ -1,25 +1,41 @@
-import { constants, crc32, gunzipSync, gzipSync } from "node:zlib";
+import { constants, crc32, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
 import { VineparseError } from "../errors.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
-import { readFileBytes } from "../util/read-file.js";
+import { PositionalFile } from "../util/read-file.js";
 
 /** Magic bytes at the start of every vineparse model file. */
 const MAGIC = "VINEPARS";
-/** Version of the container layout; bump when the layout changes incompatibly. */
-export const MODEL_FORMAT_VERSION = 1;
+/**
+ * Version of the container layout written; bump when the layout changes incompatibly. Version 1: one
+ * gzip stream of the JSON header and every array. Version 2: the JSON header and each 1 MiB chunk of
+ * each array deflated separately, so a reader inflates straight into the arrays it returns, one chunk
+ * at a time, and zero-heavy chunks store a bitmap of their non-zero elements.
+ */
+export const MODEL_FORMAT_VERSION = 2;
+/** Container versions this reader understands. */
+const READABLE_FORMAT_VERSIONS = [1, 2];
 const HEADER_BYTES = 8 + 4 + 4 + 4 + 4;
 /** Deflate cannot shrink data by more than about 1032:1; a payload claiming more is corrupt. */
 const MAX_INFLATE_RATIO = 1040;
+/** Uncompressed bytes per segment of an array (version 2; recorded in each file's header). */
+const SEGMENT_BYTES = 1 << 20;
+/** Bytes of the payload read at a time while checking its checksum. */
+const CRC_PIECE = 1 << 20;
+/** Segment modes (first stored byte of a version-2 segment). */
+const SEGMENT_PLAIN = 0;
+const SEGMENT_MASKED = 1;
 
 /** A typed array that can be stored in a model file. */
 export type ModelArray =
   Float32Array | Float64Array | Int32Array | Uint32Array | Uint8Array | Int8Array | Uint16Array | Int16Array;
 
-const DTYPES: {
+interface Dtype {
   name: string;
-  ctor: new (b: ArrayBuffer, o: number, l: number) => ModelArray;
+  ctor: { new (b: ArrayBuffer, o: number, l: number): ModelArray; new (l: number): ModelArray };
   bytes: number;
-}[] = [
+}
+
+const DTYPES: Dtype[] = [
   { name: "f32", ctor: Float32Array, bytes: 4 },
   { name: "f64", ctor: Float64Array, bytes: 8 },
   { name: "i32", ctor: Int32Array, bytes: 4 },
@@ -35,6 +51,10 @@ function dtypeOf(a: ModelArray): number {
   throw new Error("unsupported array type");
 }
 
+function dtypeNamed(name: string): Dtype {
+  return DTYPES.find((t) => t.name === name)!;
+}
+
 /** The content of a model file: a kind (e.g. "parser", "tagger"), JSON metadata and named typed arrays. */
 export interface ModelData {
   kind: string;
@@ -46,19 +66,27 @@ export interface ModelData {
 interface ArrayEntry {
   name: string;
   dtype: string;
+  /** Version 1: byte offset in the payload's array area. */
   offset: number;
   length: number;
   /**
    * Bytes stored plane by plane (all first bytes, then all second bytes, …): integer arrays of
    * weights and index deltas have mostly-constant high bytes, which then compress far better
-   * (the parser's arrays shrink by about 13%).
+   * (the parser's arrays shrink by about 13%). Version 2 stores every multi-byte integer array so.
    */
   planar?: boolean;
+  /** Version 2: length of the array's deflate stream. */
+  bytes?: number;
 }
 
 /** Whether arrays of this type are stored byte-planar (multi-byte integers; floats compress worse). */
-function storedPlanar(a: ModelArray): boolean {
+function storedPlanar(a: { BYTES_PER_ELEMENT: number }): boolean {
   return a.BYTES_PER_ELEMENT > 1 && !(a instanceof Float32Array || a instanceof Float64Array);
+}
+
+/** Whether a dtype is stored byte-planar (see `storedPlanar`). */
+function dtypePlanar(t: Dtype): boolean {
+  return t.bytes > 1 && t.name[0] !== "f";
 }
 
 /** Writes the bytes of `src` (elements of `width` bytes) into `dst` plane by plane. */
@@ -95,11 +123,119 @@ function fromPlanes(src: Uint8Array, width: number, dst: Uint8Array): void {
 }
 
 /**
- * Serializes a model: magic, format version, flags, payload length, CRC-32 of the payload, then a
- * gzip-compressed payload holding the JSON header (kind, meta, array directory) and 8-byte-aligned
- * arrays (multi-byte integer arrays byte-planar).
+ * Serializes a model in the current container layout (version 2; `version` 1 writes the old one,
+ * which every reader understands): magic, format version, flags, payload length, CRC-32 of the
+ * payload, then the payload: the deflated JSON header (kind, meta, array directory), then one
+ * deflate stream per array, of its segments (see `encodeArray`).
  */
-export function encodeModel(model: ModelData): Uint8Array {
+export function encodeModel(model: ModelData, version = MODEL_FORMAT_VERSION): Uint8Array {
+  if (version === 1) return encodeV1(model);
+  if (version !== 2) throw new RangeError(`cannot write model format version ${version}`);
+  const names = Object.keys(model.arrays).sort();
+  const dir: ArrayEntry[] = [];
+  const streams: Uint8Array[] = [];
+  let bodyBytes = 0;
+  for (const name of names) {
+    const a = model.arrays[name]!;
+    const stream = encodeArray(a);
+    streams.push(stream);
+    bodyBytes += stream.length;
+    // `offset` is meaningless in version 2 (streams follow each other in directory order).
+    dir.push({ name, dtype: DTYPES[dtypeOf(a)]!.name, offset: 0, length: a.length, bytes: stream.length });
+  }
+  const json = Buffer.from(
+    JSON.stringify({ kind: model.kind, meta: model.meta, segmentBytes: SEGMENT_BYTES, arrays: dir }),
+    "utf8",
+  );
+  const jsonZ = deflateRawSync(json, { level: 6 });
+  const len = 8 + jsonZ.length + bodyBytes;
+  const out = new Uint8Array(HEADER_BYTES + len);
+  const view = new DataView(out.buffer);
+  out.set(Buffer.from(MAGIC, "latin1"), 0);
+  view.setUint32(8, 2, true);
+  view.setUint32(12, 1, true); // flags: bit 0 = compressed
+  view.setUint32(16, len, true);
+  view.setUint32(HEADER_BYTES, jsonZ.length, true);
+  view.setUint32(HEADER_BYTES + 4, json.length, true);
+  out.set(jsonZ, HEADER_BYTES + 8);
+  let at = HEADER_BYTES + 8 + jsonZ.length;
+  for (const p of streams) {
+    out.set(p, at);
+    at += p.length;
+  }
+  view.setUint32(20, crc32(out.subarray(HEADER_BYTES)) >>> 0, true);
+  return out;
+}
+
+/** Number of elements of `bytes` (elements of `width` bytes) whose bytes are all zero. */
+function countZeros(bytes: Uint8Array, width: number): number {
+  const n = bytes.length / width;
+  let z = 0;
+  if (width === 1) {
+    for (let i = 0; i < n; i++) if (bytes[i] === 0) z++;
+  } else if (width === 2) {
+    const v = new Uint16Array(bytes.buffer, bytes.byteOffset, n);
+    for (let i = 0; i < n; i++) if (v[i] === 0) z++;
+  } else {
+    const v = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+    const words = width / 4;
+    for (let i = 0; i < n; i++) {
+      let nz = 0;
+      for (let j = 0; j < words; j++) nz |= v[i * words + j]!;
+      if (nz === 0) z++;
+    }
+  }
+  return z;
+}
+
+/**
+ * The deflate stream of one array (version 2): its segments of `SEGMENT_BYTES` one after the other,
+ * each a mode byte and then either its elements (byte-planar for multi-byte integers) or, when
+ * enough of them are zero, a bitmap of its non-zero elements and those elements only. A masked
+ * segment is always shorter than its plain form, so the inflated stream never exceeds the array by
+ * more than one byte per segment, and a reader can expand it in place (see `decodeArray`).
+ */
+function encodeArray(a: ModelArray): Buffer {
+  const width = a.BYTES_PER_ELEMENT;
+  const planar = storedPlanar(a);
+  const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+  const parts: Uint8Array[] = [];
+  for (let at = 0; at < bytes.length; at += SEGMENT_BYTES) {
+    const seg = bytes.subarray(at, Math.min(bytes.length, at + SEGMENT_BYTES));
+    const n = seg.length / width;
+    const mapBytes = Math.ceil(n / 8);
+    const zeros = countZeros(seg, width);
+    let raw: Uint8Array;
+    if (zeros * width >= 2 * mapBytes) {
+      const nnz = n - zeros;
+      raw = new Uint8Array(1 + mapBytes + nnz * width);
+      raw[0] = SEGMENT_MASKED;
+      const packed = new Uint8Array(nnz * width);
+      let k = 0;
+      for (let i = 0; i < n; i++) {
+        let nonZero = false;
+        for (let j = 0; j < width; j++) if (seg[i * width + j] !== 0) nonZero = true;
+        if (!nonZero) continue;
+        raw[1 + (i >> 3)] |= 1 << (i & 7);
+        for (let j = 0; j < width; j++) packed[k * width + j] = seg[i * width + j]!;
+        k++;
+      }
+      const vals = raw.subarray(1 + mapBytes);
+      if (planar) toPlanes(packed, width, vals);
+      else vals.set(packed);
+    } else {
+      raw = new Uint8Array(1 + seg.length);
+      raw[0] = SEGMENT_PLAIN;
+      if (planar) toPlanes(seg, width, raw.subarray(1));
+      else raw.set(seg, 1);
+    }
+    parts.push(raw);
+  }
+  return deflateRawSync(Buffer.concat(parts), { level: 6 });
+}
+
+/** Serializes a model in container version 1: one gzip stream of the JSON header and 8-byte-aligned arrays. */
+function encodeV1(model: ModelData): Uint8Array {
   const names = Object.keys(model.arrays).sort();
   const dir: ArrayEntry[] = [];
   let offset = 0;
@@ -126,7 +262,7 @@ export function encodeModel(model: ModelData): Uint8Array {
   const out = new Uint8Array(HEADER_BYTES + payload.length);
   const view = new DataView(out.buffer);
   out.set(Buffer.from(MAGIC, "latin1"), 0);
-  view.setUint32(8, MODEL_FORMAT_VERSION, true);
+  view.setUint32(8, 1, true);
   view.setUint32(12, 1, true); // flags: bit 0 = gzip
   view.setUint32(16, payload.length, true);
   view.setUint32(20, crc32(payload) >>> 0, true);
@@ -134,61 +270,261 @@ export function encodeModel(model: ModelData): Uint8Array {
   return out;
 }
 
+/** Bytes of a model file, read by position: the whole file in memory, or an open file read piece by piece. */
+interface ByteSource {
+  readonly size: number;
+  /** `length` bytes at `position`; valid until the next call. */
+  read(position: number, length: number): Uint8Array;
+}
+
 /** Parses bytes written by `encodeModel`, with one clear error for truncated, corrupted or foreign files. */
 export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: string): ModelData {
-  if (bytes.length < HEADER_BYTES || !isModelFile(bytes)) {
+  return decodeFrom(
+    { size: bytes.length, read: (position, length) => bytes.subarray(position, position + length) },
+    file,
+    expectedKind,
+  );
+}
+
+/** `decodeModel` over any byte source: header, checksum, then the payload of its version. */
+function decodeFrom(src: ByteSource, file: string, expectedKind: string | undefined): ModelData {
+  if (src.size < HEADER_BYTES || !isModelFile(src.read(0, 8))) {
     throw new VineparseError("model-format", "not a vineparse model file", file);
   }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const head = src.read(0, HEADER_BYTES);
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
   const version = view.getUint32(8, true);
-  if (version !== MODEL_FORMAT_VERSION) {
+  if (!READABLE_FORMAT_VERSIONS.includes(version)) {
     throw new VineparseError(
       "model-version",
-      `model format version ${version} is not supported (this vineparse reads version ${MODEL_FORMAT_VERSION}); retrain or convert the model`,
+      `model format version ${version} is not supported (this vineparse reads versions 1 to ${MODEL_FORMAT_VERSION}); retrain or convert the model`,
       file,
     );
   }
   const len = view.getUint32(16, true);
-  if (bytes.length < HEADER_BYTES + len) {
+  const crc = view.getUint32(20, true);
+  if (src.size < HEADER_BYTES + len) {
     throw new VineparseError(
       "model-truncated",
-      `model file is truncated (${bytes.length} of ${HEADER_BYTES + len} bytes)`,
+      `model file is truncated (${src.size} of ${HEADER_BYTES + len} bytes)`,
       file,
     );
   }
-  if (bytes.length > HEADER_BYTES + len) {
+  if (src.size > HEADER_BYTES + len) {
     throw new VineparseError("model-corrupt", "model file has trailing bytes", file);
   }
-  const payload = bytes.subarray(HEADER_BYTES, HEADER_BYTES + len);
-  if (crc32(payload) >>> 0 !== view.getUint32(20, true)) {
+  let c = 0;
+  for (let at = 0; at < len; at += CRC_PIECE)
+    c = crc32(src.read(HEADER_BYTES + at, Math.min(CRC_PIECE, len - at)), c);
+  if (c >>> 0 !== crc) {
     throw new VineparseError("model-corrupt", "model file is corrupted (checksum mismatch)", file);
   }
-  const { raw, header, jsonLen } = inflatePayload(payload, file);
-  if (expectedKind !== undefined && header.kind !== expectedKind) {
-    throw new VineparseError(
-      "model-kind",
-      `expected a ${expectedKind} model, found a ${header.kind} model`,
-      file,
-    );
+  if (version === 1) return decodeV1(src.read(HEADER_BYTES, len), file, expectedKind);
+  return decodeV2(src, len, file, expectedKind);
+}
+
+/** The error for a model of another kind than the caller expects. */
+function checkKind(kind: string, expectedKind: string | undefined, file: string): void {
+  if (expectedKind !== undefined && kind !== expectedKind) {
+    throw new VineparseError("model-kind", `expected a ${expectedKind} model, found a ${kind} model`, file);
   }
+}
+
+/** Decodes a version-1 payload (one gzip stream); every array gets its own buffer. */
+function decodeV1(payload: Uint8Array, file: string, expectedKind: string | undefined): ModelData {
+  const { raw, header, jsonLen } = inflatePayload(payload, file);
+  checkKind(header.kind, expectedKind, file);
   const base = Math.ceil((4 + jsonLen) / 8) * 8;
-  // Copy into a fresh, aligned buffer so typed arrays can view it directly.
-  const body = new ArrayBuffer(raw.length - base);
-  new Uint8Array(body).set(raw.subarray(base));
   const arrays: Record<string, ModelArray> = {};
   for (const d of header.arrays) {
-    const t = DTYPES.find((x) => x.name === d.dtype)!;
+    const t = dtypeNamed(d.dtype);
     const bytes = d.length * t.bytes;
-    if (d.offset < 0 || d.offset + bytes > body.byteLength || d.offset % 8 !== 0) {
+    if (d.offset < 0 || base + d.offset + bytes > raw.length || d.offset % 8 !== 0) {
       throw new VineparseError("model-corrupt", `array ${d.name} lies outside the model file`, file);
     }
-    if (d.planar === true) {
-      const at = base + d.offset;
-      fromPlanes(raw.subarray(at, at + bytes), t.bytes, new Uint8Array(body, d.offset, bytes));
-    }
-    arrays[d.name] = new t.ctor(body, d.offset, d.length);
+    // A buffer per array (not views of one body): arrays a loader only reads on its way to another
+    // form can be freed while the ones it keeps live on.
+    const a = new t.ctor(d.length);
+    const src = raw.subarray(base + d.offset, base + d.offset + bytes);
+    const dst = new Uint8Array(a.buffer, 0, bytes);
+    if (d.planar === true) fromPlanes(src, t.bytes, dst);
+    else dst.set(src);
+    arrays[d.name] = a;
   }
   return { kind: header.kind, meta: header.meta, arrays };
+}
+
+/**
+ * Decodes a version-2 payload: the JSON header, then each array from its own deflate stream,
+ * inflated straight into the buffer the returned array lives in and expanded there; the largest
+ * streams first, so that memory beyond the arrays is at most one compressed stream (read from a
+ * file into one buffer) and a few segments.
+ */
+function decodeV2(src: ByteSource, len: number, file: string, expectedKind: string | undefined): ModelData {
+  if (len < 8) throw corrupt(file, "payload too short");
+  const lens = src.read(HEADER_BYTES, 8);
+  const lensView = new DataView(lens.buffer, lens.byteOffset, 8);
+  const jsonZ = lensView.getUint32(0, true);
+  const jsonLen = lensView.getUint32(4, true);
+  if (8 + jsonZ > len) throw corrupt(file, "payload too short for its header");
+  if (jsonLen > MAX_INFLATE_RATIO * jsonZ + 64)
+    throw corrupt(file, `declared header size ${jsonLen} is impossible for ${jsonZ} compressed bytes`);
+  const json = inflateExactly(src.read(HEADER_BYTES + 8, jsonZ), jsonLen, file);
+  const header = parseHeader(json, 0, jsonLen, file, 2);
+  const starts: number[] = [];
+  let total = 8 + jsonZ;
+  for (const d of header.arrays) {
+    starts.push(HEADER_BYTES + total);
+    total += d.bytes!;
+  }
+  if (total !== len) throw corrupt(file, `its arrays need ${total} bytes but the payload has ${len}`);
+  checkKind(header.kind, expectedKind, file);
+  const order = header.arrays.map((_, i) => i).sort((i, j) => header.arrays[j]!.bytes! - header.arrays[i]!.bytes!);
+  const decoded: ModelArray[] = new Array<ModelArray>(header.arrays.length);
+  // A segment's stored form, while it is expanded: never longer than the segment.
+  let largest = 0;
+  for (const d of header.arrays) largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
+  const scratch = new Uint8Array(Math.min(largest, header.segmentBytes!));
+  for (const i of order) {
+    const d = header.arrays[i]!;
+    decoded[i] = decodeArray(src.read(starts[i]!, d.bytes!), d, header.segmentBytes!, scratch, file);
+  }
+  const arrays: Record<string, ModelArray> = {};
+  header.arrays.forEach((d, i) => (arrays[d.name] = decoded[i]!));
+  return { kind: header.kind, meta: header.meta, arrays };
+}
+
+/** Inflates a raw-deflate stream that must give exactly `size` bytes (never more are produced). */
+function inflateExactly(input: Uint8Array, size: number, file: string): Buffer {
+  let out: Buffer;
+  try {
+    out = inflateRawSync(input, { maxOutputLength: Math.max(1, size), chunkSize: Math.max(64, size + 1) });
+  } catch (e) {
+    if (e instanceof RangeError) throw corrupt(file, `header inflates beyond its declared ${size} bytes`);
+    throw corrupt(file, "cannot decompress its header");
+  }
+  if (out.length !== size) throw corrupt(file, `header inflates to ${out.length} bytes, not ${size}`);
+  return out;
+}
+
+/**
+ * One array of a version-2 file from its deflate stream. The stream inflates into a buffer that
+ * keeps `slack` bytes (≥ one per segment, rounded up to 8) in front of the array's place, so the
+ * stored segments, each at most one byte longer than its expanded form, can be expanded in place
+ * from the last to the first: a segment never overwrites stored bytes that are still to be read.
+ */
+function decodeArray(
+  input: Uint8Array,
+  d: ArrayEntry,
+  segmentBytes: number,
+  scratch: Uint8Array,
+  file: string,
+): ModelArray {
+  const t = dtypeNamed(d.dtype);
+  const width = t.bytes;
+  const what = `array ${d.name}`;
+  const size = d.length * width;
+  const segs = Math.ceil(size / segmentBytes);
+  const slack = Math.ceil(segs / 8) * 8;
+  const cap = slack + size;
+  let out: Buffer;
+  try {
+    out = inflateRawSync(input, { maxOutputLength: Math.max(1, cap), chunkSize: Math.max(64, cap + 1) });
+  } catch (e) {
+    if (e instanceof RangeError) throw corrupt(file, `${what} inflates beyond its size`);
+    throw corrupt(file, `cannot decompress ${what}`);
+  }
+  if (size === 0) {
+    if (out.length !== 0) throw corrupt(file, `${what} inflates beyond its size`);
+    return new t.ctor(0);
+  }
+  // The inflated bytes normally sit at the start of a buffer of cap + 1 bytes (the output buffer
+  // asked for); otherwise they are copied into one.
+  let buf: Uint8Array;
+  if (out.byteOffset === 0 && out.buffer.byteLength >= cap && out.buffer instanceof ArrayBuffer)
+    buf = new Uint8Array(out.buffer, 0, cap);
+  else {
+    buf = new Uint8Array(cap);
+    buf.set(out);
+  }
+  const stored = out.length;
+  // Where each stored segment starts (forward pass: masked segments' lengths follow from their bitmaps).
+  const at = new Int32Array(segs + 1);
+  const perSeg = segmentBytes / width;
+  let pos = 0;
+  for (let s = 0; s < segs; s++) {
+    at[s] = pos;
+    const n = Math.min(perSeg, d.length - s * perSeg);
+    if (pos >= stored) throw corrupt(file, `${what} is cut short`);
+    const mode = buf[pos]!;
+    if (mode === SEGMENT_PLAIN) pos += 1 + n * width;
+    else if (mode === SEGMENT_MASKED) {
+      const mapBytes = Math.ceil(n / 8);
+      if (pos + 1 + mapBytes > stored) throw corrupt(file, `${what} is cut short`);
+      let nnz = 0;
+      for (let b = pos + 1; b < pos + 1 + mapBytes; b++) nnz += popcount8(buf[b]!);
+      // A masked segment must be shorter than its plain form (the in-place expansion relies on it).
+      if (((n & 7) !== 0 && buf[pos + mapBytes]! >> (n & 7) !== 0) || mapBytes + nnz * width > n * width)
+        throw corrupt(file, `${what} has a bad bitmap`);
+      pos += 1 + mapBytes + nnz * width;
+    } else throw corrupt(file, `${what} has a bad segment`);
+  }
+  at[segs] = pos;
+  if (pos !== stored) throw corrupt(file, `${what} inflates to ${stored} bytes, not the ${pos} its segments need`);
+  const planar = dtypePlanar(t);
+  for (let s = segs - 1; s >= 0; s--) {
+    const n = Math.min(perSeg, d.length - s * perSeg);
+    const from = at[s]! + 1;
+    const to = slack + s * segmentBytes;
+    const storedLen = at[s + 1]! - from;
+    if (buf[at[s]!] === SEGMENT_PLAIN && !planar) {
+      buf.copyWithin(to, from, from + storedLen);
+      continue;
+    }
+    const tmp = scratch;
+    tmp.set(buf.subarray(from, from + storedLen));
+    const dst = buf.subarray(to, to + n * width);
+    if (buf[at[s]!] === SEGMENT_PLAIN) fromPlanes(tmp.subarray(0, storedLen), width, dst);
+    else {
+      const mapBytes = Math.ceil(n / 8);
+      dst.fill(0);
+      const nnz = (storedLen - mapBytes) / width;
+      scatter(tmp.subarray(0, mapBytes), tmp.subarray(mapBytes, storedLen), nnz, width, planar, dst);
+    }
+  }
+  return new t.ctor(buf.buffer as ArrayBuffer, slack, d.length);
+}
+
+/** Number of set bits of a byte. */
+function popcount8(x: number): number {
+  x = x - ((x >> 1) & 0x55);
+  x = (x & 0x33) + ((x >> 2) & 0x33);
+  return (x + (x >> 4)) & 0x0f;
+}
+
+/** Writes the `nnz` packed elements of `vals` to the positions of `dst` whose bits are set in `map`. */
+function scatter(map: Uint8Array, vals: Uint8Array, nnz: number, width: number, planar: boolean, dst: Uint8Array): void {
+  let k = 0;
+  if (width === 2 && planar) {
+    const out = new Uint16Array(dst.buffer, dst.byteOffset, dst.length / 2);
+    for (let b = 0; b < map.length; b++) {
+      let x = map[b]!;
+      for (let i = b * 8; x !== 0; i++, x >>= 1) {
+        if ((x & 1) === 0) continue;
+        out[i] = vals[k]! | (vals[nnz + k]! << 8);
+        k++;
+      }
+    }
+    return;
+  }
+  for (let b = 0; b < map.length; b++) {
+    let x = map[b]!;
+    for (let i = b * 8; x !== 0; i++, x >>= 1) {
+      if ((x & 1) === 0) continue;
+      for (let j = 0; j < width; j++) dst[i * width + j] = planar ? vals[j * nnz + k]! : vals[k * width + j]!;
+      k++;
+    }
+  }
 }
 
 /** A one-line error for a model file whose content is damaged. */
@@ -199,6 +535,8 @@ function corrupt(file: string, what: string): VineparseError {
 /** The decoded JSON header of a model payload. */
 interface PayloadHeader {
   kind: string;
+  /** Version 2: bytes per segment of an array (a power of two from 2^8 to 2^24). */
+  segmentBytes?: number;
   meta: Record<string, unknown>;
   arrays: ArrayEntry[];
 }
@@ -207,16 +545,38 @@ function isPlainObject(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
 }
 
-/** Parses and checks the JSON header (kind, meta, array directory) at the start of the raw payload. */
-function parseHeader(raw: Uint8Array, jsonLen: number, file: string): PayloadHeader {
+/**
+ * Whether `bytes` is a plausible stream length for `length` elements of `t`: deflate cannot shrink
+ * data more than about 1:1040, and even an all-zero array stores a mode byte and a bitmap per segment.
+ */
+function validStream(bytes: unknown, length: number, t: Dtype, segmentBytes: number): boolean {
+  if (!Number.isSafeInteger(bytes) || (bytes as number) < 1) return false;
+  const segs = Math.ceil((length * t.bytes) / segmentBytes);
+  const least = segs + Math.ceil(length / 8);
+  return least <= (bytes as number) * MAX_INFLATE_RATIO;
+}
+
+/** Parses and checks the JSON header (kind, meta, array directory) of container version `version`. */
+function parseHeader(raw: Uint8Array, at: number, jsonLen: number, file: string, version: number): PayloadHeader {
   let h: unknown;
   try {
-    h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset + 4, jsonLen).toString("utf8"));
+    h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset + at, jsonLen).toString("utf8"));
   } catch {
     throw corrupt(file, "bad JSON header");
   }
   if (!isPlainObject(h) || typeof h.kind !== "string" || !isPlainObject(h.meta) || !Array.isArray(h.arrays))
     throw corrupt(file, "header lacks kind, meta or the array directory");
+  const segmentBytes = h.segmentBytes as number;
+  if (
+    version === 2 &&
+    !(
+      Number.isSafeInteger(segmentBytes) &&
+      segmentBytes >= 1 << 8 &&
+      segmentBytes <= 1 << 24 &&
+      (segmentBytes & (segmentBytes - 1)) === 0
+    )
+  )
+    throw corrupt(file, "bad segment size");
   const names = new Set<string>();
   for (const d of h.arrays as unknown[]) {
     if (
@@ -229,6 +589,8 @@ function parseHeader(raw: Uint8Array, jsonLen: number, file: string): PayloadHea
       !Number.isSafeInteger(d.length) ||
       (d.length as number) < 0 ||
       (d.planar !== undefined && typeof d.planar !== "boolean") ||
+      (version === 2 &&
+        !validStream(d.bytes, d.length as number, dtypeNamed(d.dtype as string), segmentBytes)) ||
       d.name === "__proto__" ||
       names.has(d.name)
     )
@@ -239,10 +601,10 @@ function parseHeader(raw: Uint8Array, jsonLen: number, file: string): PayloadHea
 }
 
 /**
- * Inflates a model payload without ever producing more bytes than it declares: the size recorded in
- * the gzip trailer (RFC 1952 ISIZE, covered by the file's checksum; every model file has it). The
- * JSON header is inflated and checked first, and the declared size must match its array directory,
- * so a small file cannot make the reader allocate more than the model it describes.
+ * Inflates a version-1 model payload without ever producing more bytes than it declares: the size
+ * recorded in the gzip trailer (RFC 1952 ISIZE, covered by the file's checksum; every model file has
+ * it). The JSON header is inflated and checked first, and the declared size must match its array
+ * directory, so a small file cannot make the reader allocate more than the model it describes.
  */
 function inflatePayload(
   payload: Uint8Array,
@@ -276,11 +638,11 @@ function inflatePayload(
     if (whole) throw corrupt(file, "payload too short for its header");
   }
   const jsonLen = part.readUInt32LE(0);
-  const header = parseHeader(part, jsonLen, file);
+  const header = parseHeader(part, 4, jsonLen, file, 1);
   let size = Math.ceil((4 + jsonLen) / 8) * 8;
   const base = size;
   for (const d of header.arrays) {
-    const bytes = d.length * DTYPES.find((t) => t.name === d.dtype)!.bytes;
+    const bytes = d.length * dtypeNamed(d.dtype).bytes;
     size = Math.max(size, base + d.offset + Math.ceil(bytes / 8) * 8);
   }
   if (size !== declared)
@@ -312,9 +674,17 @@ export function writeModelFile(path: string, model: ModelData): void {
   writeFileAtomic(path, encodeModel(model));
 }
 
-/** Reads and checks a model file; `expectedKind` guards against loading e.g. a tagger as a parser. */
+/**
+ * Reads and checks a model file; `expectedKind` guards against loading e.g. a tagger as a parser.
+ * Version-2 files are read piece by piece: memory beyond the arrays returned stays near one chunk.
+ */
 export function readModelFile(path: string, expectedKind?: string): ModelData {
-  return decodeModel(readFileBytes(path, "model file"), path, expectedKind);
+  const f = new PositionalFile(path, "model file");
+  try {
+    return decodeFrom(f, path, expectedKind);
+  } finally {
+    f.close();
+  }
 }
 
 /** Whether `bytes` start like a vineparse model file (its magic bytes). */

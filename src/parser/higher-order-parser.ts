@@ -10,7 +10,6 @@ import {
   floatWeights,
   int16FromPacked,
   int16Weights,
-  packWeights,
   type QuantizedWeights,
   readModelFile,
   writeModelFile,
@@ -25,6 +24,11 @@ import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the sibling / grand-sibling feature templates and weight layout; other models are refused. */
 export const HIGHER_ORDER_FEATURE_VERSION = 6;
+/**
+ * Model-file layout of the higher-order weights: 2 = their dense 16-bit table (`weights`, used as
+ * loaded, no copy); 1 (no `layout` field) = packed non-zeros (`weightDelta`, `weightValue`), still read.
+ */
+export const HIGHER_ORDER_LAYOUT = 2;
 
 /** Settings fixed when a higher-order parser is trained. */
 export interface HigherOrderConfig {
@@ -125,12 +129,13 @@ export class HigherOrderParser implements DependencyParser {
    * passes under `prune/<i>/` (unless `withCascade` is false).
    */
   toModelData(withCascade = true): ModelData {
-    const w = packWeights(this.weights);
+    const w = this.quant;
     const f = this.firstOrder.toModelData(false);
-    const arrays: ModelData["arrays"] = { ...f.arrays, weightDelta: w.delta, weightValue: w.value };
+    const arrays: ModelData["arrays"] = { ...f.arrays, weights: w.weights };
     const meta: Record<string, unknown> = {
       ...this.config,
       featureVersion: HIGHER_ORDER_FEATURE_VERSION,
+      layout: HIGHER_ORDER_LAYOUT,
       weightScale: w.scale,
       firstOrder: f.meta,
     };
@@ -152,6 +157,7 @@ export class HigherOrderParser implements DependencyParser {
   static fromModel(m: ModelData, path: string): HigherOrderParser {
     const meta = m.meta as unknown as HigherOrderConfig & {
       featureVersion: number;
+      layout?: number;
       weightScale: number;
       firstOrder: Record<string, unknown>;
       prune?: unknown;
@@ -171,17 +177,33 @@ export class HigherOrderParser implements DependencyParser {
     }
     const firstOrder = Parser.fromModel({ kind: "parser", meta: meta.firstOrder, arrays: m.arrays }, path);
     const config: HigherOrderConfig = { order: meta.order, bits: meta.bits };
-    const { weightDelta, weightValue } = m.arrays;
-    if (!(weightDelta instanceof Uint32Array) || !(weightValue instanceof Int16Array))
-      throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight arrays", path);
-    let weights: QuantizedWeights;
-    try {
-      weights = int16FromPacked(
-        { delta: weightDelta, value: weightValue, scale: meta.weightScale },
-        1 << meta.bits,
+    const layout = meta.layout ?? 1;
+    if (layout !== 1 && layout !== HIGHER_ORDER_LAYOUT)
+      throw new VineparseError(
+        "model-version",
+        `higher-order weight layout ${layout} is not supported (expected 1 or ${HIGHER_ORDER_LAYOUT}); retrain it`,
+        path,
       );
-    } catch (e) {
-      throw new VineparseError("model-corrupt", `higher-order parser weights: ${(e as Error).message}`, path);
+    if (typeof meta.weightScale !== "number" || !Number.isSafeInteger(meta.bits) || meta.bits < 1 || meta.bits > 30)
+      throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight scale or size", path);
+    let weights: QuantizedWeights;
+    if (layout === HIGHER_ORDER_LAYOUT) {
+      const table = m.arrays.weights;
+      if (!(table instanceof Int16Array) || table.length !== 1 << meta.bits)
+        throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight table", path);
+      weights = { weights: table, scale: meta.weightScale };
+    } else {
+      const { weightDelta, weightValue } = m.arrays;
+      if (!(weightDelta instanceof Uint32Array) || !(weightValue instanceof Int16Array))
+        throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight arrays", path);
+      try {
+        weights = int16FromPacked(
+          { delta: weightDelta, value: weightValue, scale: meta.weightScale },
+          1 << meta.bits,
+        );
+      } catch (e) {
+        throw new VineparseError("model-corrupt", `higher-order parser weights: ${(e as Error).message}`, path);
+      }
     }
     const ctx = { parserWeights: firstOrder.quantizedArcWeights };
     let cascade: PruningCascade;

@@ -10,7 +10,6 @@ import {
   int16Weights,
   type ModelData,
   type PackedWeights,
-  packWeights,
   type QuantizedWeights,
   readModelFile,
   writeModelFile,
@@ -25,8 +24,14 @@ import type { DependencyParser, ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 5;
-/** Version of the parser's model-file layout (packed weights). */
-export const PARSER_LAYOUT = 2;
+/**
+ * Version of the parser's model-file layout: 3 = arc weights as their dense 16-bit table and label
+ * weights as their rows (both used as loaded, no copy); 2 = both packed (delta-coded non-zeros),
+ * still read.
+ */
+export const PARSER_LAYOUT = 3;
+/** Older layouts this version still reads. */
+const READABLE_LAYOUTS = [2, PARSER_LAYOUT];
 
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
@@ -59,16 +64,27 @@ export class Parser implements DependencyParser {
 
   constructor(
     readonly config: ParserConfig,
-    /** Arc weights (length 2^bits): floats (already quantized, as the trainer makes them) or packed. */
-    arcWeights: Float32Array | PackedWeights,
-    /** Label weights, packed: a row-major table of (2^labelBits) rows × labels.length. */
-    readonly labelWeights: PackedWeights,
+    /**
+     * Arc weights (length 2^bits): floats (already quantized, as the trainer makes them), packed, or
+     * their 16-bit table (used as is, not copied).
+     */
+    arcWeights: Float32Array | PackedWeights | QuantizedWeights,
+    /**
+     * Label weights of a row-major table of (2^labelBits) rows × labels.length: packed (as the
+     * trainer makes them), or their rows (used as they are).
+     */
+    labelWeights: PackedWeights | LabelRows,
     /** Dependency relation names; predictions are indices into this list. */
     readonly labels: string[],
   ) {
     if (arcWeights instanceof Float32Array) {
       this.arcFloat = arcWeights;
       this.arcInt = int16Weights(arcWeights);
+    } else if ("weights" in arcWeights) {
+      if (arcWeights.weights.length !== 1 << config.bits)
+        throw new RangeError(`arc weights have ${arcWeights.weights.length} entries, not 2^${config.bits}`);
+      this.arcFloat = null;
+      this.arcInt = arcWeights;
     } else {
       this.arcFloat = null;
       this.arcInt = int16FromPacked(arcWeights, 1 << config.bits);
@@ -76,7 +92,17 @@ export class Parser implements DependencyParser {
     this.scorer = new ArcScorer(this.arcInt.weights, this.arcInt.scale);
     this.decoder = createFirstOrderDecoder(config.decoder);
     this.lscores = new Float64Array(labels.length);
-    this.labelRows = new LabelRows(labelWeights, 1 << config.labelBits, labels.length);
+    const rows = 1 << config.labelBits;
+    if (labelWeights instanceof LabelRows) {
+      if (labelWeights.start.length !== rows + 1)
+        throw new RangeError(`label weights have ${labelWeights.start.length - 1} rows, not 2^${config.labelBits}`);
+      this.labelRows = labelWeights;
+    } else this.labelRows = LabelRows.fromPacked(labelWeights, rows, labels.length);
+  }
+
+  /** Label weights, packed (rebuilt from the scoring rows, which hold the same values). */
+  get labelWeights(): PackedWeights {
+    return this.labelRows.pack(this.labels.length);
   }
 
   /** The 16-bit arc weights the parser scores with, and their scale. */
@@ -138,16 +164,17 @@ export class Parser implements DependencyParser {
   }
 
   /**
-   * The model-file content of this parser (weights packed: delta-coded indices, 16-bit values), with its
-   * cascade's passes under `prune/<i>/` unless `withCascade` is false.
+   * The model-file content of this parser (arc weights as their 16-bit table, label weights as
+   * their rows), with its cascade's passes under `prune/<i>/` unless `withCascade` is false. Both
+   * are stored as the parser uses them, so loading copies nothing.
    */
   toModelData(withCascade = true): ModelData {
-    const a = packWeights(this.arcWeights);
-    const l = this.labelWeights;
+    const a = this.arcInt;
+    const l = this.labelRows;
     const arrays: ModelData["arrays"] = {
-      arcDelta: a.delta,
-      arcValue: a.value,
-      labelDelta: l.delta,
+      arcWeights: a.weights,
+      labelStart: l.start,
+      labelId: l.label,
       labelValue: l.value,
     };
     const meta: Record<string, unknown> = {
@@ -181,10 +208,10 @@ export class Parser implements DependencyParser {
       arcScale: number;
       labelScale: number;
     };
-    if (meta.layout !== PARSER_LAYOUT) {
+    if (!READABLE_LAYOUTS.includes(meta.layout)) {
       throw new VineparseError(
         "model-version",
-        `parser model layout ${meta.layout} is not supported (expected ${PARSER_LAYOUT}); retrain it`,
+        `parser model layout ${meta.layout} is not supported (expected ${READABLE_LAYOUTS.join(" or ")}); retrain it`,
         path,
       );
     }
@@ -204,18 +231,36 @@ export class Parser implements DependencyParser {
       labelBits: meta.labelBits,
     };
     const arrays = m.arrays;
+    const dense = meta.layout === PARSER_LAYOUT;
     if (
-      !(arrays.arcDelta instanceof Uint32Array) ||
-      !(arrays.arcValue instanceof Int16Array) ||
-      !(arrays.labelDelta instanceof Uint32Array) ||
-      !(arrays.labelValue instanceof Int16Array)
+      dense
+        ? !(arrays.arcWeights instanceof Int16Array) ||
+          !(arrays.labelStart instanceof Int32Array) ||
+          !(arrays.labelId instanceof Uint16Array) ||
+          !(arrays.labelValue instanceof Int16Array)
+        : !(arrays.arcDelta instanceof Uint32Array) ||
+          !(arrays.arcValue instanceof Int16Array) ||
+          !(arrays.labelDelta instanceof Uint32Array) ||
+          !(arrays.labelValue instanceof Int16Array)
     ) {
       throw new VineparseError("model-corrupt", "parser model lacks its weight arrays", path);
     }
-    const lab: PackedWeights = { delta: arrays.labelDelta, value: arrays.labelValue, scale: meta.labelScale };
-    const arc: PackedWeights = { delta: arrays.arcDelta, value: arrays.arcValue, scale: meta.arcScale };
+    if (typeof meta.arcScale !== "number" || typeof meta.labelScale !== "number" || !Array.isArray(meta.labels))
+      throw new VineparseError("model-corrupt", "parser model lacks its weight scales or labels", path);
     let parser: Parser;
     try {
+      const arc: PackedWeights | QuantizedWeights = dense
+        ? { weights: arrays.arcWeights as Int16Array, scale: meta.arcScale }
+        : { delta: arrays.arcDelta as Uint32Array, value: arrays.arcValue as Int16Array, scale: meta.arcScale };
+      const lab: PackedWeights | LabelRows = dense
+        ? new LabelRows(
+            arrays.labelStart as Int32Array,
+            arrays.labelId as Uint16Array,
+            arrays.labelValue as Int16Array,
+            meta.labelScale,
+            meta.labels.length,
+          )
+        : { delta: arrays.labelDelta as Uint32Array, value: arrays.labelValue as Int16Array, scale: meta.labelScale };
       parser = new Parser(config, arc, lab, meta.labels);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
