@@ -379,7 +379,9 @@ function decodeV2(src: ByteSource, len: number, file: string, expectedKind: stri
   }
   if (total !== len) throw corrupt(file, `its arrays need ${total} bytes but the payload has ${len}`);
   checkKind(header.kind, expectedKind, file);
-  const order = header.arrays.map((_, i) => i).sort((i, j) => header.arrays[j]!.bytes! - header.arrays[i]!.bytes!);
+  const order = header.arrays
+    .map((_, i) => i)
+    .sort((i, j) => header.arrays[j]!.bytes! - header.arrays[i]!.bytes!);
   const decoded: ModelArray[] = new Array<ModelArray>(header.arrays.length);
   // A segment's stored form, while it is expanded: never longer than the segment.
   let largest = 0;
@@ -470,7 +472,8 @@ function decodeArray(
     } else throw corrupt(file, `${what} has a bad segment`);
   }
   at[segs] = pos;
-  if (pos !== stored) throw corrupt(file, `${what} inflates to ${stored} bytes, not the ${pos} its segments need`);
+  if (pos !== stored)
+    throw corrupt(file, `${what} inflates to ${stored} bytes, not the ${pos} its segments need`);
   const planar = dtypePlanar(t);
   for (let s = segs - 1; s >= 0; s--) {
     const n = Math.min(perSeg, d.length - s * perSeg);
@@ -503,7 +506,14 @@ function popcount8(x: number): number {
 }
 
 /** Writes the `nnz` packed elements of `vals` to the positions of `dst` whose bits are set in `map`. */
-function scatter(map: Uint8Array, vals: Uint8Array, nnz: number, width: number, planar: boolean, dst: Uint8Array): void {
+function scatter(
+  map: Uint8Array,
+  vals: Uint8Array,
+  nnz: number,
+  width: number,
+  planar: boolean,
+  dst: Uint8Array,
+): void {
   let k = 0;
   if (width === 2 && planar) {
     const out = new Uint16Array(dst.buffer, dst.byteOffset, dst.length / 2);
@@ -557,7 +567,13 @@ function validStream(bytes: unknown, length: number, t: Dtype, segmentBytes: num
 }
 
 /** Parses and checks the JSON header (kind, meta, array directory) of container version `version`. */
-function parseHeader(raw: Uint8Array, at: number, jsonLen: number, file: string, version: number): PayloadHeader {
+function parseHeader(
+  raw: Uint8Array,
+  at: number,
+  jsonLen: number,
+  file: string,
+  version: number,
+): PayloadHeader {
   let h: unknown;
   try {
     h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset + at, jsonLen).toString("utf8"));

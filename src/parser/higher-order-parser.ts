@@ -184,8 +184,17 @@ export class HigherOrderParser implements DependencyParser {
         `higher-order weight layout ${layout} is not supported (expected 1 or ${HIGHER_ORDER_LAYOUT}); retrain it`,
         path,
       );
-    if (typeof meta.weightScale !== "number" || !Number.isSafeInteger(meta.bits) || meta.bits < 1 || meta.bits > 30)
-      throw new VineparseError("model-corrupt", "higher-order parser model lacks its weight scale or size", path);
+    if (
+      typeof meta.weightScale !== "number" ||
+      !Number.isSafeInteger(meta.bits) ||
+      meta.bits < 1 ||
+      meta.bits > 30
+    )
+      throw new VineparseError(
+        "model-corrupt",
+        "higher-order parser model lacks its weight scale or size",
+        path,
+      );
     let weights: QuantizedWeights;
     if (layout === HIGHER_ORDER_LAYOUT) {
       const table = m.arrays.weights;
@@ -202,7 +211,11 @@ export class HigherOrderParser implements DependencyParser {
           1 << meta.bits,
         );
       } catch (e) {
-        throw new VineparseError("model-corrupt", `higher-order parser weights: ${(e as Error).message}`, path);
+        throw new VineparseError(
+          "model-corrupt",
+          `higher-order parser weights: ${(e as Error).message}`,
+          path,
+        );
       }
     }
     const ctx = { parserWeights: firstOrder.quantizedArcWeights };

@@ -95,7 +95,9 @@ export class Parser implements DependencyParser {
     const rows = 1 << config.labelBits;
     if (labelWeights instanceof LabelRows) {
       if (labelWeights.start.length !== rows + 1)
-        throw new RangeError(`label weights have ${labelWeights.start.length - 1} rows, not 2^${config.labelBits}`);
+        throw new RangeError(
+          `label weights have ${labelWeights.start.length - 1} rows, not 2^${config.labelBits}`,
+        );
       this.labelRows = labelWeights;
     } else this.labelRows = LabelRows.fromPacked(labelWeights, rows, labels.length);
   }
@@ -245,13 +247,21 @@ export class Parser implements DependencyParser {
     ) {
       throw new VineparseError("model-corrupt", "parser model lacks its weight arrays", path);
     }
-    if (typeof meta.arcScale !== "number" || typeof meta.labelScale !== "number" || !Array.isArray(meta.labels))
+    if (
+      typeof meta.arcScale !== "number" ||
+      typeof meta.labelScale !== "number" ||
+      !Array.isArray(meta.labels)
+    )
       throw new VineparseError("model-corrupt", "parser model lacks its weight scales or labels", path);
     let parser: Parser;
     try {
       const arc: PackedWeights | QuantizedWeights = dense
         ? { weights: arrays.arcWeights as Int16Array, scale: meta.arcScale }
-        : { delta: arrays.arcDelta as Uint32Array, value: arrays.arcValue as Int16Array, scale: meta.arcScale };
+        : {
+            delta: arrays.arcDelta as Uint32Array,
+            value: arrays.arcValue as Int16Array,
+            scale: meta.arcScale,
+          };
       const lab: PackedWeights | LabelRows = dense
         ? new LabelRows(
             arrays.labelStart as Int32Array,
@@ -260,7 +270,11 @@ export class Parser implements DependencyParser {
             meta.labelScale,
             meta.labels.length,
           )
-        : { delta: arrays.labelDelta as Uint32Array, value: arrays.labelValue as Int16Array, scale: meta.labelScale };
+        : {
+            delta: arrays.labelDelta as Uint32Array,
+            value: arrays.labelValue as Int16Array,
+            scale: meta.labelScale,
+          };
       parser = new Parser(config, arc, lab, meta.labels);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;
