@@ -3,12 +3,13 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { gzipSync } from "node:zlib";
+import { crc32, deflateRawSync, gzipSync, inflateRawSync } from "node:zlib";
 import { VineparseError } from "../src/errors.js";
 import {
   decodeModel,
   densify,
   encodeModel,
+  type ModelArray,
   readModelFile,
   sparsify,
   writeModelFile,
@@ -121,4 +122,153 @@ test("sparsify/densify are inverse", () => {
   const s = sparsify(w);
   assert.deepEqual([...s.index], [2, 4]);
   assert.deepEqual([...densify(s.index, s.value, 6)], [...w]);
+});
+
+/** Bytes of a typed array, for exact (bit-level) comparison. */
+function bytesOf(a: ArrayBufferView): Buffer {
+  return Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+}
+
+/** Arrays over several 1 MiB segments: dense, zero-heavy, all-zero; odd lengths; floats with -0 and NaN payloads. */
+function segmentedModel(): {
+  kind: string;
+  meta: Record<string, unknown>;
+  arrays: Record<string, ModelArray>;
+} {
+  let x = 99;
+  const next = () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0);
+  const w = new Int16Array(1_300_001); // segments: dense | mostly zero | all zero (partial)
+  for (let i = 0; i < 524288; i++) w[i] = (next() % 2001) - 1000;
+  for (let i = 524288; i < 1048576; i += 7) w[i] = (next() % 201) - 100;
+  const d = new Uint32Array(300_000);
+  for (let i = 0; i < d.length; i++) d[i] = i % 3 === 0 ? 0 : next();
+  const f = new Float64Array([0, -0, Number.NaN, 1.5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -2]);
+  new DataView(f.buffer).setUint32(16, 0x7ff80001, true); // a NaN with a payload
+  const b = new Int8Array([0, 0, -3, 0, 0, 0, 0, 0, 0]);
+  return {
+    kind: "seg",
+    meta: { n: 1 },
+    arrays: { w, d, f, b, e: new Uint16Array(0), r: new Uint8Array(1_500_000).map(() => next() & 255) },
+  };
+}
+
+test("version 2: arrays over many segments (plain, masked, all-zero) come back bit for bit; version 1 still reads", () => {
+  const m = segmentedModel();
+  const v2 = encodeModel(m);
+  const v1 = encodeModel(m, 1);
+  assert.equal(new DataView(v2.buffer).getUint32(8, true), 2);
+  assert.equal(new DataView(v1.buffer).getUint32(8, true), 1);
+  const dir = mkdtempSync(join(tmpdir(), "vp-model-"));
+  writeFileSync(join(dir, "v1.vpm"), v1);
+  writeFileSync(join(dir, "v2.vpm"), v2);
+  // In memory and from a file (read piece by piece), both versions.
+  for (const back of [
+    decodeModel(v2),
+    decodeModel(v1),
+    readModelFile(join(dir, "v1.vpm")),
+    readModelFile(join(dir, "v2.vpm")),
+  ]) {
+    assert.equal(back.kind, "seg");
+    assert.deepEqual(back.meta, { n: 1 });
+    assert.deepEqual(Object.keys(back.arrays).sort(), Object.keys(m.arrays).sort());
+    for (const [k, a] of Object.entries(m.arrays)) {
+      const b = back.arrays[k]!;
+      assert.equal(b.constructor, a.constructor, k);
+      assert.equal(b.length, a.length, k);
+      assert.ok(bytesOf(b).equals(bytesOf(a)), `array ${k} differs`);
+    }
+  }
+  // Zero-heavy arrays are stored as bitmaps of their non-zero elements: a 2^23 table of 16-bit
+  // weights with a few non-zeros takes a few kB.
+  const sparse = new Int16Array(1 << 23);
+  for (let i = 0; i < sparse.length; i += 100_003) sparse[i] = i & 0x7fff;
+  const bytes = encodeModel({ kind: "t", meta: {}, arrays: { sparse } });
+  assert.ok(bytes.length < 40_000, `${bytes.length} bytes`);
+  assert.ok(bytesOf(decodeModel(bytes).arrays.sparse!).equals(bytesOf(sparse)));
+});
+
+/** A version-2 file taken apart: the JSON header and each array's inflated stream, and put back together. */
+/** The parts of a version-2 file that the tests below damage. */
+interface V2Parts {
+  header: { arrays: { bytes?: number; length: number }[] } & Record<string, unknown>;
+  streams: Buffer[];
+}
+
+function explodeV2(file: Uint8Array): V2Parts {
+  const v = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const jsonZ = v.getUint32(24, true);
+  const header = JSON.parse(inflateRawSync(file.subarray(32, 32 + jsonZ)).toString("utf8"));
+  const streams: Buffer[] = [];
+  let at = 32 + jsonZ;
+  for (const d of header.arrays as { bytes: number }[]) {
+    streams.push(inflateRawSync(file.subarray(at, at + d.bytes)));
+    at += d.bytes;
+  }
+  return { header, streams };
+}
+
+function implodeV2(e: V2Parts, keepBytes = false): Uint8Array {
+  const zs = e.streams.map((s) => deflateRawSync(s));
+  if (!keepBytes) e.header.arrays.forEach((d, i) => (d.bytes = zs[i]!.length));
+  const json = Buffer.from(JSON.stringify(e.header), "utf8");
+  const jz = deflateRawSync(json);
+  const payload = Buffer.concat([Buffer.alloc(8), jz, ...zs]);
+  payload.writeUInt32LE(jz.length, 0);
+  payload.writeUInt32LE(json.length, 4);
+  const out = Buffer.alloc(24 + payload.length);
+  out.write("VINEPARS", 0, "latin1");
+  out.writeUInt32LE(2, 8);
+  out.writeUInt32LE(1, 12);
+  out.writeUInt32LE(payload.length, 16);
+  out.writeUInt32LE(crc32(payload) >>> 0, 20);
+  payload.copy(out, 24);
+  return out;
+}
+
+test("version 2: damaged segments and directories with a valid checksum fail with one 'corrupted' line", () => {
+  const m = {
+    kind: "t",
+    meta: {},
+    arrays: { a: new Int16Array(40).map((_, i) => (i % 5 === 0 ? i : 0)), b: new Int32Array([1, 2, 3]) },
+  };
+  const good = encodeModel(m);
+  assert.deepEqual([...decodeModel(implodeV2(explodeV2(good))).arrays.a!], [...m.arrays.a]);
+  const cases: [string, (e: V2Parts) => void][] = [
+    ["bad segment mode", (e) => (e.streams[0]![0] = 7)],
+    ["bitmap promises more elements than stored", (e) => (e.streams[0]![1] = 0xff)],
+    ["bitmap marks an element with no stored value", (e) => (e.streams[0]![5] |= 0x80)],
+    ["stream one byte short", (e) => (e.streams[1] = e.streams[1]!.subarray(0, e.streams[1]!.length - 1))],
+    ["stream one byte long", (e) => (e.streams[1] = Buffer.concat([e.streams[1]!, Buffer.alloc(1)]))],
+    ["array longer than its stream", (e) => (e.header.arrays[1]!.length = 4)],
+    ["bad segment size", (e) => (e.header.segmentBytes = 1000)],
+  ];
+  for (const [what, damage] of cases) {
+    const e = explodeV2(good);
+    damage(e);
+    assert.equal(
+      codeOf(() => decodeModel(implodeV2(e), "m.vpm")),
+      "model-corrupt",
+      what,
+    );
+  }
+  // Directories whose stream lengths are missing or do not add up to the payload.
+  const e = explodeV2(good);
+  delete e.header.arrays[0]!.bytes;
+  assert.equal(
+    codeOf(() => decodeModel(implodeV2(e, true))),
+    "model-corrupt",
+  );
+  const f = explodeV2(good);
+  f.header.arrays[0]!.bytes! += 1;
+  assert.equal(
+    codeOf(() => decodeModel(implodeV2(f, true))),
+    "model-corrupt",
+  );
+  // A huge array claimed by a tiny stream is refused before anything is allocated.
+  const huge = explodeV2(good);
+  huge.header.arrays[1]!.length = 2 ** 40;
+  assert.equal(
+    codeOf(() => decodeModel(implodeV2(huge))),
+    "model-corrupt",
+  );
 });

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { crc32, gunzipSync, gzipSync } from "node:zlib";
+import { crc32, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
 import fc from "fast-check";
 import { parseConllu, type ReadOptions, streamConllu } from "../src/conllu/read.js";
 import { isProjective, isTree, rootChildren } from "../src/decode/tree-predicates.js";
@@ -254,18 +254,72 @@ test("fuzz: chunked strict UTF-8 decoding = whole decoding; errors name the righ
 // ---------------------------------------------------------------------------------------------
 // Model reader
 
-/** Re-wraps a raw payload in a valid container (new gzip stream, right length and checksum). */
-function rewrap(raw: Uint8Array): Uint8Array {
-  const gz = gzipSync(raw, { level: 1 });
-  const out = new Uint8Array(24 + gz.length);
+/** Wraps a payload in a valid container header (version, length and checksum). */
+function wrap(payload: Uint8Array, version: number): Uint8Array {
+  const out = new Uint8Array(24 + payload.length);
   out.set(Buffer.from("VINEPARS", "latin1"));
   const v = new DataView(out.buffer);
-  v.setUint32(8, 1, true);
+  v.setUint32(8, version, true);
   v.setUint32(12, 1, true);
-  v.setUint32(16, gz.length, true);
-  v.setUint32(20, crc32(gz) >>> 0, true);
-  out.set(gz, 24);
+  v.setUint32(16, payload.length, true);
+  v.setUint32(20, crc32(payload) >>> 0, true);
+  out.set(payload, 24);
   return out;
+}
+
+/** Re-wraps a raw version-1 payload in a valid container (new gzip stream, right length and checksum). */
+function rewrap(raw: Uint8Array): Uint8Array {
+  return wrap(gzipSync(raw, { level: 1 }), 1);
+}
+
+/** A version-2 file taken apart: its JSON header and each array's inflated stream. */
+interface Exploded {
+  json: Uint8Array;
+  streams: Uint8Array[];
+}
+
+function explode(file: Uint8Array): Exploded {
+  const v = new DataView(file.buffer, file.byteOffset, file.byteLength);
+  const jsonZ = v.getUint32(24, true);
+  const json = new Uint8Array(inflateRawSync(file.subarray(32, 32 + jsonZ)));
+  const dir = (JSON.parse(Buffer.from(json).toString("utf8")) as { arrays: { bytes: number }[] }).arrays;
+  const streams: Uint8Array[] = [];
+  let at = 32 + jsonZ;
+  for (const d of dir) {
+    streams.push(new Uint8Array(inflateRawSync(file.subarray(at, at + d.bytes))));
+    at += d.bytes;
+  }
+  return { json, streams };
+}
+
+/**
+ * Puts a version-2 file back together (deflating every part again); when the JSON still parses, its
+ * stream lengths are set to the new ones, so that mutations inside the streams reach the decoder.
+ */
+function implode(e: Exploded): Uint8Array {
+  const zs = e.streams.map((s) => deflateRawSync(s, { level: 1 }));
+  let json = e.json;
+  try {
+    const h = JSON.parse(Buffer.from(json).toString("utf8")) as { arrays: { bytes: number }[] };
+    if (h.arrays.length === zs.length) {
+      h.arrays.forEach((d, i) => (d.bytes = zs[i]!.length));
+      json = Buffer.from(JSON.stringify(h), "utf8");
+    }
+  } catch {
+    // a mutated header stays as it is
+  }
+  const jz = deflateRawSync(json, { level: 1 });
+  const payload = new Uint8Array(8 + jz.length + zs.reduce((a, z) => a + z.length, 0));
+  const v = new DataView(payload.buffer);
+  v.setUint32(0, jz.length, true);
+  v.setUint32(4, json.length, true);
+  payload.set(jz, 8);
+  let at = 8 + jz.length;
+  for (const z of zs) {
+    payload.set(z, at);
+    at += z.length;
+  }
+  return wrap(payload, 2);
 }
 
 /** Decodes and loads a model like the CLI does; anything but success or a one-line VineparseError fails. */
@@ -285,11 +339,24 @@ function loadOutcome(bytes: Uint8Array): string {
 }
 
 test("fuzz: model files with flipped bytes, truncations or crafted payloads load or fail in one line", () => {
-  const files: Uint8Array[] = [readFileSync(toy.bundle), readFileSync(toy.parser)].map(
-    (b) => new Uint8Array(b),
+  // Current (version 2) files, and the same models in the version-1 container every reader still reads.
+  const v2: Uint8Array[] = [readFileSync(toy.bundle), readFileSync(toy.parser)].map((b) => new Uint8Array(b));
+  v2.push(
+    encodeModel({
+      kind: "x",
+      meta: { a: [1, 2] },
+      arrays: {
+        w: new Int32Array([1, -2, 3]),
+        z: new Int16Array([0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1]),
+      },
+    }),
   );
-  files.push(encodeModel({ kind: "x", meta: { a: [1, 2] }, arrays: { w: new Int32Array([1, -2, 3]) } }));
-  const raws = files.map((f) => new Uint8Array(gunzipSync(f.subarray(24))));
+  const files = [...v2, ...v2.map((f) => encodeModel(decodeModel(f), 1))];
+  const version = files.map((f) => new DataView(f.buffer, f.byteOffset).getUint32(8, true));
+  assert.deepEqual(version, [2, 2, 2, 1, 1, 1]);
+  const raws = files.map((f, k) => (version[k] === 1 ? new Uint8Array(gunzipSync(f.subarray(24))) : null));
+  const parts = files.map((f, k) => (version[k] === 2 ? explode(f) : null));
+  for (const f of files) assert.equal(loadOutcome(f), "ok");
   fc.assert(
     fc.property(
       fc.nat({ max: files.length - 1 }),
@@ -302,10 +369,11 @@ test("fuzz: model files with flipped bytes, truncations or crafted payloads load
         fc.record({ kind: fc.constant("truncate" as const), at: fc.nat() }),
         fc.record({
           kind: fc.constant("payload" as const),
+          part: fc.nat(),
           at: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }),
           x: fc.integer({ min: 1, max: 255 }),
         }),
-        fc.record({ kind: fc.constant("cut-payload" as const), at: fc.nat() }),
+        fc.record({ kind: fc.constant("cut-payload" as const), part: fc.nat(), at: fc.nat() }),
       ),
       (k, m) => {
         let bytes: Uint8Array;
@@ -314,7 +382,7 @@ test("fuzz: model files with flipped bytes, truncations or crafted payloads load
           for (const a of m.at) bytes[a % bytes.length]! ^= m.x;
         } else if (m.kind === "truncate") {
           bytes = files[k]!.subarray(0, m.at % files[k]!.length);
-        } else {
+        } else if (raws[k] !== null) {
           const raw = raws[k]!.slice();
           if (m.kind === "payload") {
             // Mostly the JSON header and the start of the arrays, where the structure is.
@@ -322,6 +390,24 @@ test("fuzz: model files with flipped bytes, truncations or crafted payloads load
             for (const a of m.at) raw[a % span]! ^= m.x;
             bytes = rewrap(raw);
           } else bytes = rewrap(raw.subarray(0, m.at % raw.length));
+        } else {
+          // Version 2: mutate the JSON header or one array's stream (its segment modes, bitmaps, values).
+          const e = parts[k]!;
+          const which = m.part % (e.streams.length + 1);
+          const target = which === 0 ? e.json : e.streams[which - 1]!;
+          let mutated: Uint8Array;
+          if (m.kind === "payload") {
+            mutated = target.slice();
+            // The JSON: mostly its end, where the array directory is; a stream: its first segment.
+            const span = Math.min(mutated.length, which === 0 ? mutated.length : 4200);
+            const from = which === 0 ? Math.max(0, mutated.length - 600) : 0;
+            for (const a of m.at) if (mutated.length > 0) mutated[from + (a % (span - from || 1))]! ^= m.x;
+          } else mutated = target.subarray(0, m.at % (target.length + 1));
+          bytes = implode(
+            which === 0
+              ? { json: mutated, streams: e.streams }
+              : { json: e.json, streams: e.streams.map((s, i) => (i === which - 1 ? mutated : s)) },
+          );
         }
         loadOutcome(bytes);
       },
