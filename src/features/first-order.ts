@@ -1,4 +1,4 @@
-import { finish, mix } from "../util/hash.js";
+import { finishBits, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
 import { BOS } from "./atoms.js";
 
@@ -36,7 +36,7 @@ export function dirDistKey(dd: number): number {
  * the base weight's cache-line pair.
  */
 function put(out: Int32Array, k: number, v: number, key: number, mask: number): void {
-  const f = finish(v);
+  const f = finishBits(v);
   out[k] = f & mask;
   out[k + 1] = (f ^ key) & mask;
 }
@@ -192,7 +192,7 @@ function putTemplates(
     let v = mix(H[o + templates[t]!]!, a[templates[t + 1]!]!);
     const second = templates[t + 2]!;
     if (second >= 0) v = mix(v, a[second]!);
-    const f = finish(v);
+    const f = finishBits(v);
     out[k] = f & mask;
     out[k + 1] = (f ^ key) & mask;
     k += 2;
@@ -313,7 +313,7 @@ function putBetween(
   mask: number,
 ): number {
   for (let i = 0; i < count; i++) {
-    const f = finish(mix(base, tags[i]!));
+    const f = finishBits(mix(base, tags[i]!));
     out[k] = f & mask;
     out[k + 1] = (f ^ key) & mask;
     k += 2;

@@ -1,4 +1,4 @@
-import { finish, hashString, mix } from "../util/hash.js";
+import { finishBits, hashString, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
 import { NO_SIBLING } from "./sibling.js";
 
@@ -37,15 +37,15 @@ export function grandFeatures(
   const pm = x.xpos[m]!;
   const wm = x.word[m]!;
   const cm = x.upos[m]!;
-  out[0] = finish(mix(mix(mix(mix(201, pg), ph), pm), dir)) & mask;
-  out[1] = finish(mix(mix(mix(mix(202, cg), x.upos[h]!), cm), dir)) & mask;
-  out[2] = finish(mix(mix(mix(mix(203, wg), ph), pm), dir)) & mask;
-  out[3] = finish(mix(mix(mix(mix(204, pg), x.word[h]!), pm), dir)) & mask;
-  out[4] = finish(mix(mix(mix(mix(205, pg), ph), wm), dir)) & mask;
-  out[5] = finish(mix(mix(mix(206, pg), pm), dir)) & mask;
-  out[6] = finish(mix(mix(mix(207, cg), cm), dir)) & mask;
-  out[7] = finish(mix(mix(mix(208, wg), pm), dir)) & mask;
-  out[8] = finish(mix(mix(mix(209, pg), wm), dir)) & mask;
+  out[0] = finishBits(mix(mix(mix(mix(201, pg), ph), pm), dir)) & mask;
+  out[1] = finishBits(mix(mix(mix(mix(202, cg), x.upos[h]!), cm), dir)) & mask;
+  out[2] = finishBits(mix(mix(mix(mix(203, wg), ph), pm), dir)) & mask;
+  out[3] = finishBits(mix(mix(mix(mix(204, pg), x.word[h]!), pm), dir)) & mask;
+  out[4] = finishBits(mix(mix(mix(mix(205, pg), ph), wm), dir)) & mask;
+  out[5] = finishBits(mix(mix(mix(206, pg), pm), dir)) & mask;
+  out[6] = finishBits(mix(mix(mix(207, cg), cm), dir)) & mask;
+  out[7] = finishBits(mix(mix(mix(208, wg), pm), dir)) & mask;
+  out[8] = finishBits(mix(mix(mix(209, pg), wm), dir)) & mask;
   return GRAND_FEATURES;
 }
 
@@ -83,7 +83,8 @@ export function grandSiblingFinish(
   mask: number,
 ): number {
   // Template 1 takes the sibling's UPOS, the others its XPOS; one loop keeps mix and finish inlined.
-  for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) out[j] = finish(mix(base[j]!, j === 1 ? cs : ps)) & mask;
+  for (let j = 0; j < GRAND_SIBLING_FEATURES; j++)
+    out[j] = finishBits(mix(base[j]!, j === 1 ? cs : ps)) & mask;
   return GRAND_SIBLING_FEATURES;
 }
 

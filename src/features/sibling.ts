@@ -1,4 +1,4 @@
-import { finish, hashString, mix } from "../util/hash.js";
+import { finishBits, hashString, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
 
 /** Atom standing for the missing inner sibling (part (h, h, m): m is h's closest child on its side). */
@@ -110,7 +110,7 @@ function pairCore(
     let h = PAIR_SEED[t]!;
     const end = PAIR_START[t + 1]!;
     for (let j = PAIR_START[t]!; j < end; j++) h = mix(h, at[PAIR_SLOTS[j]!]!);
-    out[k + t] = finish(h) & mask;
+    out[k + t] = finishBits(h) & mask;
   }
   return k + SIBLING_PAIR_FEATURES;
 }
@@ -166,7 +166,7 @@ export function siblingTripleFinish(
   const region = mask & TRIPLE_REGION;
   // One small loop (mix and finish inlined) rather than one call site per template.
   for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++)
-    out[k + j] = finish(mix(base[j]!, atoms[TRIPLE_ATOM[j]!]!)) & region;
+    out[k + j] = finishBits(mix(base[j]!, atoms[TRIPLE_ATOM[j]!]!)) & region;
   return k + SIBLING_TRIPLE_FEATURES;
 }
 

@@ -61,7 +61,7 @@ export class ArcScorer {
         if (m < h - 1) between.add(x, m + 1);
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
         else {
-          scores[row + m] = this.score(x, h, m);
+          this.score(x, h, m, scores, row + m);
           scored++;
         }
       }
@@ -70,7 +70,7 @@ export class ArcScorer {
         if (m > h + 1) between.add(x, m - 1);
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
         else {
-          scores[row + m] = this.score(x, h, m);
+          this.score(x, h, m, scores, row + m);
           scored++;
         }
       }
@@ -79,7 +79,11 @@ export class ArcScorer {
     return scores;
   }
 
-  /** Sum of the unigram weights of position i on one side of an arc with direction/distance dd, cached per sentence. */
+  /**
+   * Fills `cache[i * 32 + di]` with the sum of the unigram weights of position i on one side of an arc
+   * with direction/distance dd, unless the sentence already did. (Results go through typed arrays, not
+   * return values: a double returned from a call the JIT does not inline is boxed in a heap number.)
+   */
   private unigram(
     cache: Float64Array,
     x: FeatureSentence,
@@ -87,31 +91,30 @@ export class ArcScorer {
     side: number,
     dd: number,
     di: number,
-  ): number {
-    let s = cache[i * 32 + di]!;
+  ): void {
+    const s = cache[i * 32 + di]!;
     if (s !== s) {
       const w = this.weights;
       const buf = this.buf;
       unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
-      s = 0;
-      for (let j = 0; j < UNIGRAM_FEATURES; j++) s += w[buf[j]!]!;
-      cache[i * 32 + di] = s;
+      let t = 0;
+      for (let j = 0; j < UNIGRAM_FEATURES; j++) t += w[buf[j]!]!;
+      cache[i * 32 + di] = t;
     }
-    return s;
   }
 
-  /** Score of arc h→m, with `this.between` holding the tags strictly between them. */
-  private score(x: FeatureSentence, h: number, m: number): number {
+  /** Writes the score of arc h→m to out[at], with `this.between` holding the tags strictly between them. */
+  private score(x: FeatureSentence, h: number, m: number, out: Float64Array, at: number): void {
     const w = this.weights;
     const wmask = w.length - 1;
     const buf = this.buf;
     const dd = dirDist(h, m);
     const di = dirDistIndex(dd);
-    let s =
-      this.unigram(this.headCache, x, h, HEAD_SIDE, dd, di) +
-      this.unigram(this.modCache, x, m, MODIFIER_SIDE, dd, di);
+    this.unigram(this.headCache, x, h, HEAD_SIDE, dd, di);
+    this.unigram(this.modCache, x, m, MODIFIER_SIDE, dd, di);
+    let s = this.headCache[h * 32 + di]! + this.modCache[m * 32 + di]!;
     const k = pairFeatures(x, h, m, dd, this.between, buf, 0, wmask);
     for (let i = 0; i < k; i++) s += w[buf[i]!]!;
-    return s * this.scale;
+    out[at] = s * this.scale;
   }
 }

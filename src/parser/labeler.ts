@@ -1,7 +1,7 @@
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import { BOS } from "../features/feature-sentence.js";
 import { dirDist } from "../features/first-order.js";
-import { finish, mix } from "../util/hash.js";
+import { finishBits, mix } from "../util/hash.js";
 
 /** Per word of a tree: XPOS atom of its leftmost left child and rightmost right child (BOS if none), child count. */
 export class ChildSummary {
@@ -66,27 +66,27 @@ export function labelFeatures(
   const rc = kids.rightTag[m]!;
   const nKids = kids.count[m]!;
   let k = 0;
-  out[k++] = finish(mix(1, hw)) & rowMask;
-  out[k++] = finish(mix(2, hp)) & rowMask;
-  out[k++] = finish(mix(3, mw)) & rowMask;
-  out[k++] = finish(mix(4, mp)) & rowMask;
-  out[k++] = finish(mix(mix(5, hp), mp)) & rowMask;
-  out[k++] = finish(mix(mix(6, hw), mp)) & rowMask;
-  out[k++] = finish(mix(mix(7, hp), mw)) & rowMask;
-  out[k++] = finish(mix(mix(mix(8, hc), mc), dd)) & rowMask;
-  out[k++] = finish(mix(9, dd)) & rowMask;
-  out[k++] = finish(mix(mix(10, mp), mpL)) & rowMask;
-  out[k++] = finish(mix(mix(11, mp), mpR)) & rowMask;
-  out[k++] = finish(mix(mix(mix(12, hp), mp), dd)) & rowMask;
-  out[k++] = finish(mix(mix(13, mw), dd)) & rowMask;
-  out[k++] = finish(mix(mix(mix(14, mp), lc), rc)) & rowMask;
-  out[k++] = finish(mix(mix(mix(15, hp), mp), lc)) & rowMask;
-  out[k++] = finish(mix(mix(mix(16, hp), mp), rc)) & rowMask;
-  out[k++] = finish(mix(mix(mix(17, hpL), hp), mp)) & rowMask;
-  out[k++] = finish(mix(mix(mix(18, hp), hpR), mp)) & rowMask;
-  out[k++] = finish(mix(mix(mix(19, hw), mw), dd)) & rowMask;
-  out[k++] = finish(mix(mix(mix(20, mc), nKids > 3 ? 3 : nKids), dd)) & rowMask;
-  out[k++] = finish(mix(mix(21, x.prefix[m]!), hc)) & rowMask;
-  out[k++] = finish(mix(mix(22, h === 0 ? 1 : 0), mc)) & rowMask;
+  out[k++] = finishBits(mix(1, hw)) & rowMask;
+  out[k++] = finishBits(mix(2, hp)) & rowMask;
+  out[k++] = finishBits(mix(3, mw)) & rowMask;
+  out[k++] = finishBits(mix(4, mp)) & rowMask;
+  out[k++] = finishBits(mix(mix(5, hp), mp)) & rowMask;
+  out[k++] = finishBits(mix(mix(6, hw), mp)) & rowMask;
+  out[k++] = finishBits(mix(mix(7, hp), mw)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(8, hc), mc), dd)) & rowMask;
+  out[k++] = finishBits(mix(9, dd)) & rowMask;
+  out[k++] = finishBits(mix(mix(10, mp), mpL)) & rowMask;
+  out[k++] = finishBits(mix(mix(11, mp), mpR)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(12, hp), mp), dd)) & rowMask;
+  out[k++] = finishBits(mix(mix(13, mw), dd)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(14, mp), lc), rc)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(15, hp), mp), lc)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(16, hp), mp), rc)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(17, hpL), hp), mp)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(18, hp), hpR), mp)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(19, hw), mw), dd)) & rowMask;
+  out[k++] = finishBits(mix(mix(mix(20, mc), nKids > 3 ? 3 : nKids), dd)) & rowMask;
+  out[k++] = finishBits(mix(mix(21, x.prefix[m]!), hc)) & rowMask;
+  out[k++] = finishBits(mix(mix(22, h === 0 ? 1 : 0), mc)) & rowMask;
   return k;
 }

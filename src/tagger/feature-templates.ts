@@ -1,4 +1,4 @@
-import { finish, mix } from "../util/hash.js";
+import { finishBits, mix } from "../util/hash.js";
 import { MAX_AFFIX, PAD, type WordAtoms } from "./word-atoms.js";
 
 /** Upper bound on the number of features one token produces (size of the caller's buffer). */
@@ -11,13 +11,13 @@ const NPRE = 5;
 
 /** Hashes a template id and one atom into a non-zero feature key. */
 function f1(t: number, a: number): number {
-  const h = finish(mix(mix(0x3c6ef372, t), a)) | 0;
+  const h = finishBits(mix(mix(0x3c6ef372, t), a)) | 0;
   return h === 0 ? 1 : h;
 }
 
 /** Hashes a template id and two atoms into a non-zero feature key. */
 function f2(t: number, a: number, b: number): number {
-  const h = finish(mix(mix(mix(0x3c6ef372, t), a), b)) | 0;
+  const h = finishBits(mix(mix(mix(0x3c6ef372, t), a), b)) | 0;
   return h === 0 ? 1 : h;
 }
 

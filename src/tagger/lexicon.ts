@@ -1,4 +1,4 @@
-import { finish, mix } from "../util/hash.js";
+import { finishBits, mix } from "../util/hash.js";
 import { countWordTags, type TaggedWords } from "./tag-dictionary.js";
 
 /** Thresholds for `buildLexicon`. */
@@ -65,7 +65,7 @@ export function buildLexicon(sentences: TaggedWords, numTags: number, opts: Lexi
     }
     let h = 0x2545f491;
     for (let t = 0; t < numTags; t++) if (c[t]! >= minShare * total) h = mix(h, t);
-    amb[e] = finish(h) | 0;
+    amb[e] = finishBits(h) | 0;
     top[e] = best;
   });
   return new Lexicon(words, amb, top);

@@ -18,12 +18,20 @@ export function mix(h: number, x: number): number {
   return (Math.imul(h, 5) + 0xe6546b64) | 0;
 }
 
-/** Final avalanche of a running hash (murmur3 fmix32). */
+/** Final avalanche of a running hash (murmur3 fmix32), as an unsigned 32-bit integer. */
 export function finish(h: number): number {
+  return finishBits(h) >>> 0;
+}
+
+/**
+ * `finish` as a signed 32-bit integer (the same bits), for callers that only mask or xor it: a
+ * signed 32-bit result stays a small integer in V8, while an unsigned one above 2^31 is boxed in a
+ * heap number whenever the call is not inlined (millions of short-lived allocations per parse).
+ */
+export function finishBits(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return h ^ (h >>> 16);
 }

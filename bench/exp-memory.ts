@@ -1,0 +1,152 @@
+// Peak memory of `vineparse parse --retag` with the bundled model (or others), in separate processes:
+// peak RSS (the command's maxRssMiB, = VmHWM), speed and output of each variant, run interleaved
+// (A B A B …) to tame the noise of a shared machine; then where the memory goes, stage by stage.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
+import { type BenchContext, type Experiment, type ParseSummary, repoRoot } from "./lib.js";
+import type { StageMemory } from "./memory-stages.js";
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+/** One thing to measure: a build of the CLI (its main.js) with a model. */
+interface Variant {
+  name: string;
+  cli: string;
+  model: string;
+}
+
+const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
+
+/** `NAME=CLI,MODEL`, `NAME=,MODEL` (this build) or a bare model path. */
+function parseVariant(spec: string): Variant {
+  const eq = spec.indexOf("=");
+  if (eq < 0) return { name: spec, cli: thisCli, model: spec };
+  const [cli, model] = spec.slice(eq + 1).split(",");
+  return { name: spec.slice(0, eq), cli: cli || thisCli, model: model || DEFAULT_MODEL };
+}
+
+/**
+ * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL ...] [--no-retag]`:
+ * without --variant, this build with the bundled model. Every round runs each variant once, in order.
+ */
+export const experiment: Experiment = {
+  summary:
+    "peak RSS of vineparse parse --retag (bundled model) per variant, interleaved runs; memory by stage",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("memory", args, {
+      tb: { type: "string" },
+      repeat: { type: "string" },
+      variant: { type: "string", multiple: true },
+      "no-retag": { type: "boolean" },
+    });
+    const tb = values.tb ?? "en_ewt";
+    const repeat = numberOption("memory", "repeat", values.repeat, 5, { integer: true, min: 1 });
+    const retag = values["no-retag"] !== true;
+    const variants = (values.variant ?? [`bundled=,${DEFAULT_MODEL}`]).map(parseVariant);
+    const input = ctx.treebank(tb, "dev");
+    const tmp = mkdtempSync(join(tmpdir(), "vp-memory-"));
+    ctx.note(ctx.header());
+    for (const v of variants) ctx.note(`variant ${v.name}: ${v.cli} with ${v.model}`);
+    try {
+      const runs = variants.map(() => [] as ParseSummary[]);
+      const outputs = variants.map(() => "");
+      for (let r = 0; r < repeat; r++) {
+        variants.forEach((v, i) => {
+          const out = join(tmp, `out-${i}.conllu`);
+          const p = spawnSync(
+            process.execPath,
+            [
+              v.cli,
+              "parse",
+              "--model",
+              v.model,
+              "--input",
+              input,
+              "--output",
+              out,
+              "--json",
+              ...(retag ? ["--retag"] : []),
+            ],
+            { encoding: "utf8" },
+          );
+          if (p.status !== 0) throw new Error(`${v.name}: vineparse parse failed: ${p.stderr}`);
+          runs[i]!.push(JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary);
+          if (r === 0) outputs[i] = readFileSync(out, "utf8");
+        });
+      }
+      const base = runs[0]!;
+      const rows = variants.map((v, i) => {
+        const rss = runs[i]!.map((s) => s.maxRssMiB);
+        const speed = runs[i]!.map((s) => s.tokensPerSecond);
+        const load = runs[i]!.map((s) => s.loadSeconds);
+        return [
+          v.name,
+          median(rss),
+          Math.min(...rss),
+          Math.max(...rss),
+          Math.round(median(speed)),
+          (median(speed) / median(base.map((s) => s.tokensPerSecond))).toFixed(3),
+          median(load).toFixed(3),
+          outputs[i] === outputs[0] ? "yes" : "NO",
+        ];
+      });
+      ctx.table(
+        `vineparse parse${retag ? " --retag" : ""} on ${tb} dev, ${repeat} interleaved rounds (medians)`,
+        [
+          "variant",
+          "peak RSS MiB",
+          "min",
+          "max",
+          "tok/s",
+          "speed ratio",
+          "load s",
+          `output = ${variants[0]!.name}`,
+        ],
+        rows,
+      );
+      ctx.note(
+        "peak RSS = the command's maxRssMiB (getrusage ru_maxrss = VmHWM); tok/s timed by the command (model loaded, I/O included); speed ratio = median tok/s / first variant's.",
+      );
+
+      // Where the memory goes in this build, stage by stage (one run per variant of this build).
+      for (const v of variants.filter((x) => x.cli === thisCli)) {
+        const p = spawnSync(
+          process.execPath,
+          [join(repoRoot, "dist", "bench", "memory-stages.js"), v.model, input],
+          {
+            encoding: "utf8",
+          },
+        );
+        if (p.status !== 0) throw new Error(`memory-stages failed: ${p.stderr}`);
+        const lines = p.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l) as StageMemory | { arrays: Record<string, number> });
+        const stages = lines.filter((l): l is StageMemory => "stage" in l);
+        const arrays = (lines.find((l) => "arrays" in l) as { arrays: Record<string, number> }).arrays;
+        ctx.table(
+          `${v.name}: memory by stage (MiB; anon = private memory, file = mapped files such as the node binary)`,
+          ["stage", "peak RSS", "RSS", "anon", "file", "V8 heap", "ArrayBuffers"],
+          stages.map((s) => [s.stage, s.hwm, s.rss, s.anon ?? "", s.file ?? "", s.heapTotal, s.arrayBuffers]),
+        );
+        ctx.table(
+          `${v.name}: decoded model arrays (MiB)`,
+          ["group", "MiB"],
+          Object.entries(arrays)
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, x]) => [k, x]),
+        );
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  },
+};
