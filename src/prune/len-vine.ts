@@ -16,7 +16,23 @@ export interface LenVineInfo {
   trainCoverage?: number;
   /** Reduction of the limit on the training data (%). */
   trainReduction?: number;
+  /** Dev coverage the limit was chosen to keep (%), if chosen that way. */
+  devTarget?: number;
+  /** Coverage of the limit on the dev data (%). */
+  devCoverage?: number;
+  /** Reduction of the limit on the dev data (%). */
+  devReduction?: number;
 }
+
+/** The numeric fields of `LenVineInfo`, as stored in the model file. */
+const INFO_KEYS = [
+  "target",
+  "trainCoverage",
+  "trainReduction",
+  "devTarget",
+  "devCoverage",
+  "devReduction",
+] as const;
 
 /**
  * Len-Vine (Eisner & Smith 2005, the baseline of Bergsma & Cherry 2010 §3.1): one hard limit on arc
@@ -45,31 +61,44 @@ export class LenVinePruner implements ArcPruner {
 
   /** The pass as model-file content (no arrays: the limit is the whole model). */
   toModelData(): ModelData {
-    return { kind: LENVINE_KIND, meta: { version: LENVINE_VERSION, limit: this.limit, ...this.info }, arrays: {} };
+    return {
+      kind: LENVINE_KIND,
+      meta: { version: LENVINE_VERSION, limit: this.limit, ...this.info },
+      arrays: {},
+    };
   }
 
-  /** One line: the limit and what it kept on the training data. */
+  /** The limit, then what it kept on the training and dev data. */
   describe(): string {
     const i = this.info;
-    const train =
-      i.trainCoverage === undefined
-        ? ""
-        : `; on the training data: coverage ${i.trainCoverage}%, reduction ${i.trainReduction}%` +
-          (i.target === undefined ? "" : ` (target coverage ${i.target}%)`);
-    return `arcs between tokens more than ${this.limit} apart are removed; root arcs are kept${train}\n`;
+    let out = `arcs between tokens more than ${this.limit} apart are removed; root arcs are kept\n`;
+    if (i.trainCoverage !== undefined)
+      out +=
+        `training: coverage ${i.trainCoverage}%, reduction ${i.trainReduction}%` +
+        (i.target === undefined ? "" : ` (limit chosen for training coverage ${i.target}%)`) +
+        "\n";
+    if (i.devCoverage !== undefined)
+      out +=
+        `dev: coverage ${i.devCoverage}%, reduction ${i.devReduction}%` +
+        (i.devTarget === undefined ? "" : ` (limit chosen for dev coverage ${i.devTarget}%)`) +
+        "\n";
+    return out;
   }
 
   /** Loads a pass written by `toModelData`. */
   static fromModelData(m: ModelData, file: string): LenVinePruner {
     const meta = m.meta as { version?: number; limit?: unknown } & LenVineInfo;
     if (meta.version !== LENVINE_VERSION)
-      throw new VineparseError("model-version", `Len-Vine pass version ${meta.version} is not supported`, file);
+      throw new VineparseError(
+        "model-version",
+        `Len-Vine pass version ${meta.version} is not supported`,
+        file,
+      );
     const limit = meta.limit;
     if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
       throw new VineparseError("model-corrupt", "corrupted model: Len-Vine pass has a bad limit", file);
     const info: LenVineInfo = {};
-    for (const k of ["target", "trainCoverage", "trainReduction"] as const)
-      if (typeof meta[k] === "number") info[k] = meta[k];
+    for (const k of INFO_KEYS) if (typeof meta[k] === "number") info[k] = meta[k];
     return new LenVinePruner(limit, info);
   }
 }

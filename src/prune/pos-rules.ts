@@ -41,10 +41,10 @@ export function emptyRules(): PosRules {
 
 /** How the rules were chosen (kept in the model file, shown by `filter show`). */
 export interface RulesInfo {
-  /** Cost C1 of the filter class (arcs to remove). */
-  c1?: number;
-  /** C2/C1 of each classifier (null: that classifier contributed no rules by choice). */
-  ratios?: Partial<Record<string, number | null>>;
+  /** Value of the classifiers' bias feature (0: none). */
+  bias?: number;
+  /** Costs of each classifier: C1 (filter class) and C2/C1 (null: the classifier is off). */
+  settings?: Partial<Record<string, { c1: number; ratio: number } | null>>;
   /** Coverage target the costs were chosen for (%). */
   target?: number;
   /** Coverage on the development data (%). */
@@ -115,7 +115,9 @@ export class PosRulesPruner implements ArcPruner {
   /** Number of rules (tags and tag pairs over every list). */
   get size(): number {
     const r = this.rules;
-    return TOKEN_RULES.reduce((a, k) => a + r[k].length, 0) + r.pairsHeadLeft.length + r.pairsHeadRight.length;
+    return (
+      TOKEN_RULES.reduce((a, k) => a + r[k].length, 0) + r.pairsHeadLeft.length + r.pairsHeadRight.length
+    );
   }
 
   /** Removes the arcs the rules name, in place. */
@@ -178,11 +180,11 @@ export class PosRulesPruner implements ArcPruner {
     const i = this.info;
     const lines: string[] = [];
     let head = `PoS rules (${this.tagMap.column.toUpperCase()}): ${this.size} rules`;
-    if (i.c1 !== undefined) {
-      const ratios = Object.entries(i.ratios ?? {})
-        .map(([k, v]) => `${k} ${v === null ? "off" : v}`)
+    if (i.settings !== undefined) {
+      const costs = Object.entries(i.settings)
+        .map(([k, v]) => `${k} ${v === null || v === undefined ? "off" : `C1 ${v.c1} C2/C1 ${v.ratio}`}`)
         .join(", ");
-      head += `; C1 = ${i.c1}, C2/C1: ${ratios}`;
+      head += `; bias feature ${i.bias ?? 0}; ${costs}`;
     }
     lines.push(head);
     if (i.devCoverage !== undefined)
@@ -219,9 +221,18 @@ export class PosRulesPruner implements ArcPruner {
 
   /** Loads a pass written by `toModelData`. */
   static fromModelData(m: ModelData, file: string): PosRulesPruner {
-    const meta = m.meta as { version?: number; column?: unknown; tags?: unknown; rules?: unknown } & RulesInfo;
+    const meta = m.meta as {
+      version?: number;
+      column?: unknown;
+      tags?: unknown;
+      rules?: unknown;
+    } & RulesInfo;
     if (meta.version !== RULES_VERSION)
-      throw new VineparseError("model-version", `PoS rules pass version ${meta.version} is not supported`, file);
+      throw new VineparseError(
+        "model-version",
+        `PoS rules pass version ${meta.version} is not supported`,
+        file,
+      );
     const isTags = (x: unknown): x is string[] => Array.isArray(x) && x.every((t) => typeof t === "string");
     const isPairs = (x: unknown): x is [string, string][] =>
       Array.isArray(x) && x.every((p) => isTags(p) && p.length === 2);
@@ -234,11 +245,17 @@ export class PosRulesPruner implements ArcPruner {
       TOKEN_RULES.every((k) => isTags(r[k])) &&
       isPairs(r.pairsHeadLeft) &&
       isPairs(r.pairsHeadRight);
-    if (!ok) throw new VineparseError("model-corrupt", "corrupted model: PoS rules pass has bad rule lists", file);
+    if (!ok)
+      throw new VineparseError("model-corrupt", "corrupted model: PoS rules pass has bad rule lists", file);
     const info: RulesInfo = {};
-    for (const k of ["c1", "target", "devCoverage", "devReduction"] as const)
+    for (const k of ["bias", "target", "devCoverage", "devReduction"] as const)
       if (typeof meta[k] === "number") info[k] = meta[k];
-    if (typeof meta.ratios === "object" && meta.ratios !== null) info.ratios = meta.ratios;
-    return new PosRulesPruner(r as unknown as PosRules, meta.column as TagColumn, meta.tags as string[], info);
+    if (typeof meta.settings === "object" && meta.settings !== null) info.settings = meta.settings;
+    return new PosRulesPruner(
+      r as unknown as PosRules,
+      meta.column as TagColumn,
+      meta.tags as string[],
+      info,
+    );
   }
 }

@@ -22,7 +22,25 @@ export interface TagVineInfo {
   trainReduction?: number;
   /** Greedy lowering steps taken. */
   steps?: number;
+  /** Dev coverage (%) the steps were chosen to keep, if it was the stopping rule. */
+  devTarget?: number;
+  /** Coverage on the dev data (%). */
+  devCoverage?: number;
+  /** Reduction on the dev data (%). */
+  devReduction?: number;
 }
+
+/** The numeric fields of `TagVineInfo`, as stored in the model file. */
+const INFO_KEYS = [
+  "targetCoverage",
+  "targetReduction",
+  "trainCoverage",
+  "trainReduction",
+  "steps",
+  "devTarget",
+  "devCoverage",
+  "devReduction",
+] as const;
 
 /**
  * Tag-Vine (Eisner & Smith 2005, the baseline of Bergsma & Cherry 2010 §3.1): a length limit for every
@@ -123,16 +141,19 @@ export class TagVinePruner implements ArcPruner {
           if (this.limits[tripleIndex(dir, h, m, S)] === 0) zero++;
           else open++;
     const stop =
-      i.targetCoverage !== undefined
-        ? `, stopped at training coverage ${i.targetCoverage}%`
-        : i.targetReduction !== undefined
-          ? `, stopped at training reduction ${i.targetReduction}%`
-          : "";
+      i.devTarget !== undefined
+        ? `, stopped at dev coverage ${i.devTarget}%`
+        : i.targetCoverage !== undefined
+          ? `, stopped at training coverage ${i.targetCoverage}%`
+          : i.targetReduction !== undefined
+            ? `, stopped at training reduction ${i.targetReduction}%`
+            : "";
     let out =
       `a length limit per [head tag, modifier tag, direction] (${this.tagMap.column.toUpperCase()}, ${tags.length} tags): ` +
       `${open} triples allowed, ${zero} removed; root arcs are kept; unseen tags: limit ${this.fallback[0]} (h←m) / ${this.fallback[1]} (m→h)\n`;
     if (i.trainCoverage !== undefined)
       out += `training: coverage ${i.trainCoverage}%, reduction ${i.trainReduction}% after ${i.steps ?? 0} greedy steps${stop}\n`;
+    if (i.devCoverage !== undefined) out += `dev: coverage ${i.devCoverage}%, reduction ${i.devReduction}%\n`;
     const width = Math.max(4, ...tags.map((t) => t.length));
     for (let h = 1; h <= tags.length; h++) {
       for (const [dir, arrow] of [
@@ -159,7 +180,11 @@ export class TagVinePruner implements ArcPruner {
       fallback?: unknown;
     } & TagVineInfo;
     if (meta.version !== TAGVINE_VERSION)
-      throw new VineparseError("model-version", `Tag-Vine pass version ${meta.version} is not supported`, file);
+      throw new VineparseError(
+        "model-version",
+        `Tag-Vine pass version ${meta.version} is not supported`,
+        file,
+      );
     const tags = meta.tags;
     const fb = meta.fallback;
     const limits = m.arrays.limits;
@@ -172,10 +197,14 @@ export class TagVinePruner implements ArcPruner {
       fb.every((x) => Number.isInteger(x) && x >= 0 && x <= 0xffff) &&
       limits instanceof Uint16Array &&
       limits.length === 2 * (tags.length + 2) * (tags.length + 2);
-    if (!ok) throw new VineparseError("model-corrupt", "corrupted model: Tag-Vine pass has bad tags or limits", file);
+    if (!ok)
+      throw new VineparseError(
+        "model-corrupt",
+        "corrupted model: Tag-Vine pass has bad tags or limits",
+        file,
+      );
     const info: TagVineInfo = {};
-    for (const k of ["targetCoverage", "targetReduction", "trainCoverage", "trainReduction", "steps"] as const)
-      if (typeof meta[k] === "number") info[k] = meta[k];
+    for (const k of INFO_KEYS) if (typeof meta[k] === "number") info[k] = meta[k];
     return new TagVinePruner(
       new TagMap(tags as string[], meta.column as "upos" | "xpos"),
       limits,

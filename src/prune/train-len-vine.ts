@@ -1,7 +1,7 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import type { PruningCascade } from "./cascade.js";
-import { LenVinePruner } from "./len-vine.js";
+import { type LenVineInfo, LenVinePruner } from "./len-vine.js";
 import { HEAD_LEFT, HEAD_RIGHT, TagArcCounts } from "./tag-arc-counts.js";
 
 /** Default training coverage a trained Len-Vine limit keeps (%). */
@@ -45,8 +45,15 @@ export function lengthCurve(counts: TagArcCounts): LengthCurvePoint[] {
 export interface LenVineOptions {
   /** Coverage (%) of the training data's gold arcs the limit must keep, earlier passes included (default 99). */
   coverage?: number;
-  /** A fixed limit instead (the coverage target is then ignored). */
+  /** A fixed limit instead (the coverage targets are then ignored). */
   limit?: number;
+  /** Development sentences, for `devCoverage`. */
+  dev?: readonly Sentence[];
+  /**
+   * Or choose on `dev`: the smallest limit whose dev coverage (earlier passes included) reaches this
+   * (%); the largest dev coverage when none does. Overrides `coverage`.
+   */
+  devCoverage?: number;
   /** Passes before this one: coverage counts the gold arcs they lose too. */
   prefix?: PruningCascade;
 }
@@ -57,12 +64,21 @@ export interface LenVineTraining {
   pass: LenVinePruner;
   /** Training coverage and reduction of every limit. */
   curve: LengthCurvePoint[];
+  /** Dev coverage and reduction of every limit (empty without dev). */
+  devCurve: LengthCurvePoint[];
+}
+
+/** The smallest limit of `curve` reaching coverage `target` (or the best coverage the curve has). */
+function firstReaching(curve: LengthCurvePoint[], target: number): LengthCurvePoint {
+  const best = curve[curve.length - 1]!.coverage;
+  for (const p of curve) if (p.coverage >= Math.min(target, best) - 1e-9) return p;
+  return curve[curve.length - 1]!;
 }
 
 /**
- * Chooses a Len-Vine limit on training data: the smallest limit whose training coverage (earlier passes
- * included) reaches the target; when no limit can (the earlier passes already lose more), the smallest
- * limit that loses nothing more.
+ * Chooses a Len-Vine limit: the smallest limit whose training coverage (earlier passes included)
+ * reaches the target, or with `devCoverage` the smallest whose dev coverage does; when no limit can
+ * (the earlier passes already lose more), the smallest limit that loses nothing more.
  */
 export function trainLenVine(
   train: readonly Sentence[],
@@ -71,22 +87,28 @@ export function trainLenVine(
 ): LenVineTraining {
   const target = opts.coverage ?? DEFAULT_LENVINE_COVERAGE;
   const curve = lengthCurve(TagArcCounts.collect(train, vocab, null, opts.prefix));
-  const best = curve[curve.length - 1]!.coverage;
-  let point = curve[curve.length - 1]!;
-  if (opts.limit !== undefined) point = curve[Math.min(opts.limit, curve.length) - 1]!;
-  else
-    for (const p of curve)
-      if (p.coverage >= Math.min(target, best) - 1e-9) {
-        point = p;
-        break;
-      }
-  const limit = opts.limit ?? point.limit;
-  const pass = new LenVinePruner(limit, {
-    ...(opts.limit === undefined ? { target } : {}),
-    trainCoverage: round4(point.coverage),
-    trainReduction: round4(point.reduction),
-  });
-  return { pass, curve };
+  const useDev = opts.dev !== undefined && opts.dev.length > 0;
+  const devCurve = useDev ? lengthCurve(TagArcCounts.collect(opts.dev!, vocab, null, opts.prefix)) : [];
+  let limit: number;
+  const info: LenVineInfo = {};
+  if (opts.limit !== undefined) limit = opts.limit;
+  else if (opts.devCoverage !== undefined) {
+    if (!useDev) throw new RangeError("trainLenVine: devCoverage needs dev sentences");
+    limit = firstReaching(devCurve, opts.devCoverage).limit;
+    info.devTarget = opts.devCoverage;
+  } else {
+    limit = firstReaching(curve, target).limit;
+    info.target = target;
+  }
+  const point = curve[Math.min(limit, curve.length) - 1]!;
+  info.trainCoverage = round4(point.coverage);
+  info.trainReduction = round4(point.reduction);
+  if (useDev) {
+    const d = devCurve[Math.min(limit, devCurve.length) - 1]!;
+    info.devCoverage = round4(d.coverage);
+    info.devReduction = round4(d.reduction);
+  }
+  return { pass: new LenVinePruner(limit, info), curve, devCurve };
 }
 
 function round4(x: number): number {

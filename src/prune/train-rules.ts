@@ -1,7 +1,13 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import type { PruningCascade } from "./cascade.js";
-import { PosRulesPruner, type PosRules, type RulesInfo, TOKEN_RULES } from "./pos-rules.js";
+import { PosRulesPruner, type PosRules, TOKEN_RULES } from "./pos-rules.js";
+import {
+  type AggregatedProblem,
+  type RuleClassifierWeights,
+  ruleDecision,
+  type RuleLearner,
+} from "./rule-learner.js";
 import { HEAD_LEFT, HEAD_RIGHT, TagArcCounts, tripleIndex } from "./tag-arc-counts.js";
 import { type TagColumn, TagMap } from "./tag-map.js";
 
@@ -13,26 +19,6 @@ import { type TagColumn, TagMap } from "./tag-map.js";
 export const RULE_CLASSIFIERS = [...TOKEN_RULES, "pairs"] as const;
 /** One of the rule classifiers. */
 export type RuleClassifier = (typeof RULE_CLASSIFIERS)[number];
-
-/**
- * The training data of one rule classifier, aggregated: every example has exactly one binary feature
- * (a tag, or a tag triple), so identical examples are merged into one weighted example per feature and
- * label. `pos[f]` = how many examples with feature f belong to the filter class (+1: not a head, not
- * linked, …), `neg[f]` = how many are true (−1: the token heads something, the arc is in the tree, …).
- */
-export interface AggregatedProblem {
-  /** Weight of the +1 (remove) examples per feature. */
-  pos: Float64Array;
-  /** Weight of the −1 (keep) examples per feature. */
-  neg: Float64Array;
-}
-
-/**
- * Learns the weights of one rule classifier: a cost-sensitive linear SVM without bias (L2
- * regularisation, hinge loss, cost c1 on +1 examples and c2 ≫ c1 on −1 examples) on aggregated
- * one-hot examples. A feature whose weight is positive becomes a rule.
- */
-export type RuleLearner = (problem: AggregatedProblem, c1: number, c2: number) => Float64Array;
 
 /** Weights of the five classifiers: token classifiers indexed by dense tag id, pairs by `tripleIndex`. */
 export type RuleWeights = Record<RuleClassifier, ArrayLike<number>>;
@@ -71,6 +57,7 @@ export function ruleProblems(
     for (let m = 1; m <= n; m++) {
       const t = tags[m]!;
       const g = s.head[m]!;
+      if (g < 0) continue;
       (heads[m] === 1 ? out.notHead.neg : out.notHead.pos)[t]!++;
       (g >= 1 && g < m ? out.noHeadLeft.neg : out.noHeadLeft.pos)[t]!++;
       (g > m ? out.noHeadRight.neg : out.noHeadRight.pos)[t]!++;
@@ -92,7 +79,7 @@ export function ruleProblems(
   return out;
 }
 
-/** The rules named by positive weights: a tag (or tag triple) with weight > 0 becomes a rule. */
+/** The rules named by positive entries: a tag (or tag triple) whose entry is > 0 becomes a rule. */
 export function rulesFromWeights(w: RuleWeights, tagMap: TagMap): PosRules {
   const tags = tagMap.tags;
   const S = tagMap.size;
@@ -118,15 +105,26 @@ export function rulesFromWeights(w: RuleWeights, tagMap: TagMap): PosRules {
   };
 }
 
-/** Default grid of cost ratios C2/C1 searched for each classifier (besides "off"). */
+/** Default grid of per-example costs C1 of the filter class searched on dev. */
+export const DEFAULT_RULE_C1S: readonly number[] = [1, 0.1, 0.01, 1e-3, 1e-4, 1e-5, 1e-6];
+/** Default grid of cost ratios C2/C1 searched for each classifier on dev. */
 export const DEFAULT_RULE_RATIOS: readonly number[] = [1, 3, 10, 30, 100, 300, 1000, 3000, 1e4, 1e5, 1e6];
+/** Default value of the rule classifiers' bias feature (LIBLINEAR's -B 1). */
+export const DEFAULT_RULE_BIAS = 1;
+/** Default C1 of every classifier without dev data. */
+export const DEFAULT_RULE_C1 = 1e-4;
+/** Default C2/C1 of every classifier without dev data. */
+export const DEFAULT_RULE_RATIO = 1000;
 /** Default coverage target of the rules on the development data (%). */
 export const DEFAULT_RULES_COVERAGE = 99.8;
 
+/** The costs one classifier was learned with (null: the classifier is off, it makes no rules). */
+export type RuleSetting = { c1: number; ratio: number } | null;
+
 /** Coverage and reduction (%) of one choice of costs on the development data. */
 export interface RulesPoint {
-  /** C2/C1 per classifier (null: off). */
-  ratios: Record<RuleClassifier, number | null>;
+  /** Costs per classifier (the first grid setting giving its rule set; null: off). */
+  settings: Record<RuleClassifier, RuleSetting>;
   /** % of all gold arcs kept (earlier passes included). */
   coverage: number;
   /** % of all possible arcs removed (earlier passes included). */
@@ -137,12 +135,16 @@ export interface RulesPoint {
 export interface RulesOptions {
   /** The SVM that learns each classifier. */
   learner: RuleLearner;
-  /** Cost of the filter class (default 1). */
-  c1?: number;
-  /** Ratios C2/C1 searched per classifier on dev (default `DEFAULT_RULE_RATIOS`); "off" is always tried. */
+  /** Costs C1 searched on dev (default `DEFAULT_RULE_C1S`). */
+  c1s?: readonly number[];
+  /** Ratios C2/C1 searched on dev (default `DEFAULT_RULE_RATIOS`); every (C1, ratio) pair and "off" are tried. */
   ratios?: readonly number[];
-  /** Without dev data: the ratio every classifier uses (default: the largest of `ratios`). */
+  /** Without dev data: the C1 of every classifier (default `DEFAULT_RULE_C1`). */
+  c1?: number;
+  /** Without dev data: the C2/C1 of every classifier (default `DEFAULT_RULE_RATIO`). */
   ratio?: number;
+  /** Value of the constant bias feature of every example (default 1; 0: no bias). */
+  biasValue?: number;
   /** Coverage target on dev (%; default 99.8), earlier passes included. */
   coverage?: number;
   /** Tag column (default: XPOS when informative, else UPOS). */
@@ -155,32 +157,116 @@ export interface RulesOptions {
 export interface RulesTraining {
   /** The pass. */
   pass: PosRulesPruner;
-  /** The chosen point (on dev; on train when there is no dev). */
+  /** The chosen point on dev (null without dev). */
   chosen: RulesPoint | null;
-  /** Dev coverage–reduction of one shared ratio for every classifier, per ratio (empty without dev). */
-  shared: RulesPoint[];
   /** Best dev reduction at each coverage over every combination (Pareto frontier; empty without dev). */
   frontier: RulesPoint[];
-  /** Combinations evaluated on dev. */
+  /** Distinct rule sets per classifier (besides "off") that the cost grid gave. */
+  options: Record<RuleClassifier, number>;
+  /** Combinations of one rule set per classifier scored on dev. */
   combinations: number;
 }
 
-/** What one option of one classifier removes: a 0/1 table over its features. */
+/** One distinct rule set of one classifier: the first setting giving it and its 0/1 table over features. */
 interface Option {
-  ratio: number | null;
+  setting: RuleSetting;
   fire: Uint8Array;
 }
 
-/** Dev arcs aggregated by [direction, head tag, modifier tag] (token heads) and by modifier tag (root). */
+/**
+ * The rule set of one learned classifier: the observed features (with training examples) whose
+ * decision value is positive. Features training never saw are not made rules even when a positive bias
+ * would remove them: nothing was learned about them.
+ */
+function fireTable(p: AggregatedProblem, w: RuleClassifierWeights): Uint8Array {
+  const fire = new Uint8Array(p.pos.length);
+  for (let f = 0; f < fire.length; f++) if (p.pos[f]! + p.neg[f]! > 0 && ruleDecision(w, f) > 0) fire[f] = 1;
+  return fire;
+}
+
+/**
+ * Trains the PoS rules of Bergsma & Cherry (2010, §4.2): five high-precision classifiers on tags only
+ * (not a head, no head on the left, no head on the right, not the root, not-linked [direction, head
+ * tag, modifier tag] triples), each a cost-sensitive SVM with a bias feature learned by `opts.learner`,
+ * their positive decisions read as rules. With dev data, each classifier is learned for every (C1,
+ * C2/C1) of the grid, its distinct rule sets (plus "off") are its options, and every combination of one
+ * option per classifier is scored exactly on dev from aggregated counts: the combination removing most
+ * arcs while keeping the coverage target wins (ties: fewer gold arcs lost, then fewer rules). When none
+ * meets the target, every classifier is off. Without dev, every classifier uses `opts.c1` / `opts.ratio`.
+ */
+export function trainRules(
+  train: readonly Sentence[],
+  dev: readonly Sentence[] | undefined,
+  vocab: Vocabularies,
+  opts: RulesOptions,
+): RulesTraining {
+  const column = opts.column ?? TagMap.chooseColumn(train, vocab);
+  const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
+  const bias = opts.biasValue ?? DEFAULT_RULE_BIAS;
+  const problems = ruleProblems(train, vocab, tagMap, opts.prefix);
+  const learn = (k: RuleClassifier, c1: number, ratio: number): Uint8Array =>
+    fireTable(problems[k], opts.learner(problems[k], c1, c1 * ratio, bias));
+  const noOptions = Object.fromEntries(RULE_CLASSIFIERS.map((k) => [k, 0])) as Record<RuleClassifier, number>;
+  if (dev === undefined || dev.length === 0) {
+    const setting = { c1: opts.c1 ?? DEFAULT_RULE_C1, ratio: opts.ratio ?? DEFAULT_RULE_RATIO };
+    const fire = {} as Record<RuleClassifier, Uint8Array>;
+    for (const k of RULE_CLASSIFIERS) fire[k] = learn(k, setting.c1, setting.ratio);
+    const settings = Object.fromEntries(RULE_CLASSIFIERS.map((k) => [k, setting])) as Record<
+      RuleClassifier,
+      RuleSetting
+    >;
+    const pass = new PosRulesPruner(rulesFromWeights(fire, tagMap), column, tagMap.tags, { bias, settings });
+    return { pass, chosen: null, frontier: [], options: noOptions, combinations: 0 };
+  }
+  const c1s = opts.c1s ?? DEFAULT_RULE_C1S;
+  const ratios = opts.ratios ?? DEFAULT_RULE_RATIOS;
+  const options = {} as Record<RuleClassifier, Option[]>;
+  const counts = { ...noOptions };
+  for (const k of RULE_CLASSIFIERS) {
+    const size = problems[k].pos.length;
+    const list: Option[] = [{ setting: null, fire: new Uint8Array(size) }];
+    const seen = new Set<string>([""]);
+    for (const c1 of c1s)
+      for (const ratio of ratios) {
+        const fire = learn(k, c1, ratio);
+        let key = "";
+        for (let f = 0; f < size; f++) if (fire[f] === 1) key += `${f},`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        list.push({ setting: { c1, ratio }, fire });
+      }
+    options[k] = list;
+    counts[k] = list.length - 1;
+  }
+  const cells = devCells(TagArcCounts.collect(dev, vocab, tagMap, opts.prefix));
+  const target = opts.coverage ?? DEFAULT_RULES_COVERAGE;
+  const search = searchCombinations(options, cells, target);
+  const fire = {} as Record<RuleClassifier, Uint8Array>;
+  RULE_CLASSIFIERS.forEach((k, i) => (fire[k] = options[k][search.best[i]!]!.fire));
+  const chosen = search.chosen;
+  const pass = new PosRulesPruner(rulesFromWeights(fire, tagMap), column, tagMap.tags, {
+    bias,
+    settings: chosen.settings,
+    target,
+    devCoverage: round4(chosen.coverage),
+    devReduction: round4(chosen.reduction),
+  });
+  return { pass, chosen, frontier: search.frontier, options: counts, combinations: search.combinations };
+}
+
+/** Dev arcs between tokens aggregated by [direction, head tag, modifier tag]; root arcs by modifier tag. */
 interface DevCells {
+  /** Per non-empty triple: head tag, modifier tag, triple index, gold and candidate arcs. */
   head: Int32Array;
   mod: Int32Array;
-  dir: Uint8Array;
   triple: Int32Array;
   gold: Float64Array;
   all: Float64Array;
+  /** How many of the triples (first in the arrays) have the head on the left. */
+  left: number;
   rootGold: Float64Array;
   rootAll: Float64Array;
+  /** Gold and candidate arcs earlier passes left; tokens (gold arcs in all); possible arcs Σ n². */
   goldKept: number;
   kept: number;
   tokens: number;
@@ -193,6 +279,8 @@ function devCells(c: TagArcCounts): DevCells {
   const idx: number[] = [];
   const g: number[] = [];
   const a: number[] = [];
+  let left = 0;
+  // tripleIndex puts every head-left triple before every head-right one.
   for (let t = 0; t < 2 * S * S; t++) {
     let all = 0;
     let gold = 0;
@@ -204,6 +292,7 @@ function devCells(c: TagArcCounts): DevCells {
       idx.push(t);
       g.push(gold);
       a.push(all);
+      if (t < S * S) left++;
     }
   }
   const triple = Int32Array.from(idx);
@@ -211,9 +300,9 @@ function devCells(c: TagArcCounts): DevCells {
     triple,
     head: triple.map((t) => Math.floor(t / S) % S),
     mod: triple.map((t) => t % S),
-    dir: Uint8Array.from(idx, (t) => (t < S * S ? HEAD_LEFT : HEAD_RIGHT)),
     gold: Float64Array.from(g),
     all: Float64Array.from(a),
+    left,
     rootGold: Float64Array.from(c.rootGold),
     rootAll: Float64Array.from(c.rootAll),
     goldKept: c.goldKept,
@@ -224,163 +313,111 @@ function devCells(c: TagArcCounts): DevCells {
 }
 
 /**
- * Trains the PoS rules of Bergsma & Cherry (2010, §4.2): five high-precision classifiers on tags only,
- * each learned by `opts.learner` for every cost ratio of the grid, their positive weights read as rules.
- * With dev data, every combination of one option per classifier ("off" or a ratio) is scored exactly on
- * dev from aggregated counts, and the one removing most arcs while keeping the coverage target wins
- * (ties: higher coverage, then the options tried first, i.e. larger ratios); when no combination meets
- * the target, every classifier is off. Without dev, every classifier uses `opts.ratio`.
+ * Exhaustive search over one option per classifier, scored exactly from aggregated dev counts. A
+ * head-left arc is removed by not-a-head (its head's tag), no-head-left (its modifier's tag) or a pair
+ * rule; a head-right arc likewise with no-head-right; a root arc by not-a-root alone. So for each
+ * (not-a-head, pairs) choice the head-left cells depend on the no-head-left option only, the head-right
+ * cells on no-head-right only and the root arcs on not-a-root only: each part is scored once per
+ * option and every combination is a sum of three parts, O(|notHead|·|pairs|·(|left| + |right|)·cells
+ * + combinations).
  */
-export function trainRules(
-  train: readonly Sentence[],
-  dev: readonly Sentence[] | undefined,
-  vocab: Vocabularies,
-  opts: RulesOptions,
-): RulesTraining {
-  const column = opts.column ?? TagMap.chooseColumn(train, vocab);
-  const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
-  const c1 = opts.c1 ?? 1;
-  const ratios = [...(opts.ratios ?? DEFAULT_RULE_RATIOS)].sort((x, y) => y - x);
-  const problems = ruleProblems(train, vocab, tagMap, opts.prefix);
-  const learn = (k: RuleClassifier, r: number): Uint8Array => {
-    const w = opts.learner(problems[k], c1, c1 * r);
-    return Uint8Array.from({ length: problems[k].pos.length }, (_, i) => (w[i]! > 0 ? 1 : 0));
-  };
-  const infoBase: RulesInfo = { c1 };
-  if (dev === undefined || dev.length === 0) {
-    const r = opts.ratio ?? ratios[0]!;
-    const w = {} as Record<RuleClassifier, Uint8Array>;
-    for (const k of RULE_CLASSIFIERS) w[k] = learn(k, r);
-    const rv = Object.fromEntries(RULE_CLASSIFIERS.map((k) => [k, r])) as Record<RuleClassifier, number>;
-    const pass = new PosRulesPruner(rulesFromWeights(w, tagMap), column, tagMap.tags, { ...infoBase, ratios: rv });
-    return { pass, chosen: null, shared: [], frontier: [], combinations: 0 };
-  }
-  // Options per classifier: off, then the ratios from largest (fewest rules) to smallest.
-  const options = {} as Record<RuleClassifier, Option[]>;
-  for (const k of RULE_CLASSIFIERS) {
-    const size = problems[k].pos.length;
-    options[k] = [{ ratio: null, fire: new Uint8Array(size) }, ...ratios.map((r) => ({ ratio: r, fire: learn(k, r) }))];
-  }
-  const cells = devCells(TagArcCounts.collect(dev, vocab, tagMap, opts.prefix));
-  const target = opts.coverage ?? DEFAULT_RULES_COVERAGE;
-  const search = searchCombinations(options, cells, target);
-  const best = search.best;
-  const fire = {} as Record<RuleClassifier, Uint8Array>;
-  for (const k of RULE_CLASSIFIERS) fire[k] = options[k][best.choice[RULE_CLASSIFIERS.indexOf(k)]!]!.fire;
-  const pass = new PosRulesPruner(rulesFromWeights(fire, tagMap), column, tagMap.tags, {
-    ...infoBase,
-    ratios: best.point.ratios,
-    target,
-    devCoverage: round4(best.point.coverage),
-    devReduction: round4(best.point.reduction),
-  });
-  return {
-    pass,
-    chosen: best.point,
-    shared: search.shared,
-    frontier: search.frontier,
-    combinations: search.combinations,
-  };
-}
-
-/** Exhaustive search over one option per classifier, scored from aggregated dev counts. */
 function searchCombinations(
   options: Record<RuleClassifier, Option[]>,
   d: DevCells,
   target: number,
-): { best: { choice: number[]; point: RulesPoint }; shared: RulesPoint[]; frontier: RulesPoint[]; combinations: number } {
-  const [nh, nl, nr, nroot, pr] = RULE_CLASSIFIERS.map((k) => options[k]);
-  const no = nh!.length;
-  // Root arcs depend on the not-a-root classifier only: score its options once.
-  const rootLost = new Float64Array(nroot!.length);
-  const rootRemoved = new Float64Array(nroot!.length);
-  nroot!.forEach((o, i) => {
+): { best: number[]; chosen: RulesPoint; frontier: RulesPoint[]; combinations: number } {
+  const oh = options.notHead;
+  const ol = options.noHeadLeft;
+  const or = options.noHeadRight;
+  const ot = options.notRoot;
+  const op = options.pairs;
+  const rootLost = new Float64Array(ot.length);
+  const rootRemoved = new Float64Array(ot.length);
+  ot.forEach((o, i) => {
     for (let t = 0; t < d.rootAll.length; t++)
       if (o.fire[t] === 1) {
         rootLost[i] += d.rootGold[t]!;
         rootRemoved[i] += d.rootAll[t]!;
       }
   });
+  const ruleCount = (o: Option) => o.fire.reduce((x, y) => x + y, 0);
+  const rules = RULE_CLASSIFIERS.map((k) => options[k].map(ruleCount));
   const nc = d.triple.length;
-  const ratiosOf = (c: number[]): Record<RuleClassifier, number | null> =>
-    Object.fromEntries(RULE_CLASSIFIERS.map((k, i) => [k, options[k][c[i]!]!.ratio])) as Record<
-      RuleClassifier,
-      number | null
-    >;
-  const point = (c: number[], lost: number, removed: number): RulesPoint => ({
-    ratios: ratiosOf(c),
+  const base = new Uint8Array(nc);
+  const leftLost = new Float64Array(ol.length);
+  const leftRemoved = new Float64Array(ol.length);
+  const rightLost = new Float64Array(or.length);
+  const rightRemoved = new Float64Array(or.length);
+  const budget = d.goldKept - (target * d.tokens) / 100 + 1e-6;
+  // Pareto frontier by gold arcs lost (integers): most removed, and the choice, per lost count.
+  const frontRemoved = new Float64Array(Math.round(d.goldKept) + 1).fill(-1);
+  const frontChoice: number[][] = [];
+  let best = [0, 0, 0, 0, 0];
+  let bestLost = 0;
+  let bestRemoved = 0;
+  let bestRules = 0;
+  let combinations = 0;
+  for (let a = 0; a < oh.length; a++) {
+    const fa = oh[a]!.fire;
+    for (let e = 0; e < op.length; e++) {
+      const fe = op[e]!.fire;
+      for (let i = 0; i < nc; i++) base[i] = fa[d.head[i]!] === 1 || fe[d.triple[i]!] === 1 ? 1 : 0;
+      const side = (opts: Option[], from: number, to: number, lost: Float64Array, removed: Float64Array) =>
+        opts.forEach((o, j) => {
+          let l = 0;
+          let r = 0;
+          const f = o.fire;
+          for (let i = from; i < to; i++)
+            if (base[i] === 1 || f[d.mod[i]!] === 1) {
+              l += d.gold[i]!;
+              r += d.all[i]!;
+            }
+          lost[j] = l;
+          removed[j] = r;
+        });
+      side(ol, 0, d.left, leftLost, leftRemoved);
+      side(or, d.left, nc, rightLost, rightRemoved);
+      const ruleAE = rules[0]![a]! + rules[4]![e]!;
+      for (let b = 0; b < ol.length; b++)
+        for (let c = 0; c < or.length; c++)
+          for (let r = 0; r < ot.length; r++) {
+            combinations++;
+            const lost = leftLost[b]! + rightLost[c]! + rootLost[r]!;
+            const removed = leftRemoved[b]! + rightRemoved[c]! + rootRemoved[r]!;
+            const li = Math.round(lost);
+            if (removed > frontRemoved[li]!) {
+              frontRemoved[li] = removed;
+              frontChoice[li] = [a, b, c, r, e];
+            }
+            if (lost > budget) continue;
+            const nr = ruleAE + rules[1]![b]! + rules[2]![c]! + rules[3]![r]!;
+            if (
+              removed > bestRemoved ||
+              (removed === bestRemoved && (lost < bestLost || (lost === bestLost && nr < bestRules)))
+            ) {
+              best = [a, b, c, r, e];
+              bestLost = lost;
+              bestRemoved = removed;
+              bestRules = nr;
+            }
+          }
+    }
+  }
+  const point = (choice: number[], lost: number, removed: number): RulesPoint => ({
+    settings: Object.fromEntries(
+      RULE_CLASSIFIERS.map((k, i) => [k, options[k][choice[i]!]!.setting]),
+    ) as Record<RuleClassifier, RuleSetting>,
     coverage: d.tokens === 0 ? 100 : (100 * (d.goldKept - lost)) / d.tokens,
     reduction: d.arcs === 0 ? 0 : (100 * (d.arcs - d.kept + removed)) / d.arcs,
   });
-  const covOk = (lost: number) => d.tokens === 0 || 100 * (d.goldKept - lost) >= target * d.tokens - 1e-6;
-  const counts = RULE_CLASSIFIERS.map((k) => options[k].length);
-  const total = counts.reduce((x, y) => x * y, 1);
-  // Every combination's score, indexed by its options in mixed radix (notHead slowest … pairs fastest).
-  const allLost = new Float64Array(total);
-  const allRemoved = new Float64Array(total);
-  const code = (c: number[]) => c.reduce((x, v, i) => x * counts[i]! + v, 0);
-  const decode = (x: number) => {
-    const c = new Array<number>(counts.length);
-    for (let i = counts.length - 1; i >= 0; i--) {
-      c[i] = x % counts[i]!;
-      x = Math.floor(x / counts[i]!);
-    }
-    return c;
-  };
-  let best = 0;
-  const shared: RulesPoint[] = [];
-  for (let a = 0; a < no; a++) {
-    const fa = nh![a]!.fire;
-    for (let b = 0; b < nl!.length; b++) {
-      const fb = nl![b]!.fire;
-      for (let c = 0; c < nr!.length; c++) {
-        const fc = nr![c]!.fire;
-        for (let e = 0; e < pr!.length; e++) {
-          const fe = pr![e]!.fire;
-          let lost = 0;
-          let removed = 0;
-          for (let i = 0; i < nc; i++) {
-            const side = d.dir[i] === HEAD_LEFT ? fb : fc;
-            if (fa[d.head[i]!] === 1 || side[d.mod[i]!] === 1 || fe[d.triple[i]!] === 1) {
-              lost += d.gold[i]!;
-              removed += d.all[i]!;
-            }
-          }
-          for (let r = 0; r < nroot!.length; r++) {
-            const x = code([a, b, c, r, e]);
-            const l = lost + rootLost[r]!;
-            const m = removed + rootRemoved[r]!;
-            allLost[x] = l;
-            allRemoved[x] = m;
-            if (a === b && b === c && c === r && r === e) shared.push(point([a, b, c, r, e], l, m));
-            // Ties: higher coverage, then the combination met first (off and larger ratios first).
-            if (covOk(l) && (m > allRemoved[best]! || (m === allRemoved[best]! && l < allLost[best]!))) best = x;
-          }
-        }
-      }
-    }
-  }
-  // Pareto frontier: by coverage descending (lost ascending), keep the points that remove more.
-  const order = Int32Array.from({ length: total }, (_, i) => i).sort(
-    (x, y) => allLost[x]! - allLost[y]! || allRemoved[y]! - allRemoved[x]!,
-  );
   const frontier: RulesPoint[] = [];
   let top = -1;
-  for (const x of order)
-    if (allRemoved[x]! > top) {
-      top = allRemoved[x]!;
-      frontier.push(point(decode(x), allLost[x]!, allRemoved[x]!));
+  for (let li = 0; li < frontRemoved.length; li++)
+    if (frontRemoved[li]! > top) {
+      top = frontRemoved[li]!;
+      frontier.push(point(frontChoice[li]!, li, top));
     }
-  const bestChoice = decode(best);
-  const bestLost = allLost[best]!;
-  const bestRemoved = allRemoved[best]!;
-  const combinations = total;
-  return {
-    best: { choice: bestChoice, point: point(bestChoice, bestLost, bestRemoved) },
-    shared,
-    frontier,
-    combinations,
-  };
+  return { best, chosen: point(best, bestLost, bestRemoved), frontier, combinations };
 }
 
 function round4(x: number): number {

@@ -4,7 +4,7 @@ import { IndexHeap } from "../util/index-heap.js";
 import type { PruningCascade } from "./cascade.js";
 import { HEAD_LEFT, HEAD_RIGHT, TagArcCounts, tripleIndex } from "./tag-arc-counts.js";
 import { type TagColumn, TagMap } from "./tag-map.js";
-import { TagVinePruner } from "./tag-vine.js";
+import { type TagVineInfo, TagVinePruner } from "./tag-vine.js";
 
 /** Default training coverage at which the greedy lowering of Tag-Vine limits stops (%). */
 export const DEFAULT_TAGVINE_COVERAGE = 99.5;
@@ -120,7 +120,9 @@ export class TagVinePath {
       gain[t] = gn;
     };
     const heap = new IndexHeap(
-      (x, y) => lost[x]! < lost[y]! || (lost[x] === lost[y] && (gain[x]! > gain[y]! || (gain[x] === gain[y] && x < y))),
+      (x, y) =>
+        lost[x]! < lost[y]! ||
+        (lost[x] === lost[y] && (gain[x]! > gain[y]! || (gain[x] === gain[y] && x < y))),
       triples,
     );
     for (let t = 0; t < triples; t++)
@@ -211,7 +213,16 @@ export interface TagVineOptions {
   coverage?: number;
   /** Or stop once the training reduction reaches this (%); with both, whichever comes first. */
   reduction?: number;
-  /** Tag column (default: XPOS when informative, else UPOS). */
+  /** Development sentences: measured at the chosen point, and needed for `devCoverage`. */
+  dev?: readonly Sentence[];
+  /**
+   * Or stop at the last step whose dev coverage (earlier passes included) is still ≥ this (%): the
+   * most dev reduction at that coverage (no step when even the start falls short). Overrides the
+   * training stops; with an automatic tag column, both columns are tried and the one removing more
+   * dev arcs at that coverage wins (the higher dev coverage when neither reaches it).
+   */
+  devCoverage?: number;
+  /** Tag column (default: XPOS when informative, else UPOS; see `devCoverage`). */
   column?: TagColumn;
   /** Passes before this one: the counts cover only the arcs they leave. */
   prefix?: PruningCascade;
@@ -227,31 +238,74 @@ export interface TagVineTraining {
   steps: number;
   /** The tag ids the pass and the path use. */
   tagMap: TagMap;
+  /** Dev coverage and reduction before any step and after each (empty without dev). */
+  devCurve: TagVinePoint[];
 }
 
-/** Trains a Tag-Vine pass: the greedy path on `train`, stopped at the target coverage or reduction. */
+/**
+ * Trains a Tag-Vine pass: the greedy path on `train`, stopped at the target training coverage or
+ * reduction, or at the target dev coverage.
+ */
 export function trainTagVine(
   train: readonly Sentence[],
   vocab: Vocabularies,
   opts: TagVineOptions = {},
 ): TagVineTraining {
-  const column = opts.column ?? TagMap.chooseColumn(train, vocab);
-  const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
-  const path = new TagVinePath(TagArcCounts.collect(train, vocab, tagMap, opts.prefix), tagMap.unknown);
-  const stop =
-    opts.coverage === undefined && opts.reduction === undefined
-      ? { coverage: DEFAULT_TAGVINE_COVERAGE }
-      : { coverage: opts.coverage, reduction: opts.reduction };
-  const k = path.stepsFor(stop);
-  const p = path.train[k]!;
-  const pass = new TagVinePruner(tagMap, path.limitsAfter(k), path.fallback, {
-    ...(stop.coverage !== undefined ? { targetCoverage: stop.coverage } : {}),
-    ...(stop.reduction !== undefined ? { targetReduction: stop.reduction } : {}),
-    trainCoverage: round4(p.coverage),
-    trainReduction: round4(p.reduction),
-    steps: k,
-  });
-  return { pass, path, steps: k, tagMap };
+  const useDev = opts.dev !== undefined && opts.dev.length > 0;
+  if (opts.devCoverage !== undefined && !useDev)
+    throw new RangeError("trainTagVine: devCoverage needs dev sentences");
+  const columns: TagColumn[] =
+    opts.column !== undefined
+      ? [opts.column]
+      : opts.devCoverage !== undefined && TagMap.collect(train, vocab, "xpos").some((t) => t !== "_")
+        ? ["upos", "xpos"]
+        : [TagMap.chooseColumn(train, vocab)];
+  const devTarget = opts.devCoverage;
+  let best: TagVineTraining | null = null;
+  for (const column of columns) {
+    const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
+    const path = new TagVinePath(TagArcCounts.collect(train, vocab, tagMap, opts.prefix), tagMap.unknown);
+    const devCurve = useDev ? path.curveOn(TagArcCounts.collect(opts.dev!, vocab, tagMap, opts.prefix)) : [];
+    const info: TagVineInfo = {};
+    let k: number;
+    if (devTarget !== undefined) {
+      k = 0;
+      while (k < path.steps.length && devCurve[k + 1]!.coverage >= devTarget - 1e-9) k++;
+      info.devTarget = devTarget;
+    } else {
+      const stop =
+        opts.coverage === undefined && opts.reduction === undefined
+          ? { coverage: DEFAULT_TAGVINE_COVERAGE }
+          : { coverage: opts.coverage, reduction: opts.reduction };
+      k = path.stepsFor(stop);
+      if (stop.coverage !== undefined) info.targetCoverage = stop.coverage;
+      if (stop.reduction !== undefined) info.targetReduction = stop.reduction;
+    }
+    const p = path.train[k]!;
+    info.trainCoverage = round4(p.coverage);
+    info.trainReduction = round4(p.reduction);
+    info.steps = k;
+    if (useDev) {
+      info.devCoverage = round4(devCurve[k]!.coverage);
+      info.devReduction = round4(devCurve[k]!.reduction);
+    }
+    const pass = new TagVinePruner(tagMap, path.limitsAfter(k), path.fallback, info);
+    const run: TagVineTraining = { pass, path, steps: k, tagMap, devCurve };
+    if (
+      best === null ||
+      (devTarget !== undefined && betterOnDev(run.devCurve[k]!, best.devCurve[best.steps]!, devTarget))
+    )
+      best = run;
+  }
+  return best!;
+}
+
+/** Whether dev point a beats b for a dev coverage target: reaching it with more reduction, else more coverage. */
+function betterOnDev(a: TagVinePoint, b: TagVinePoint, target: number): boolean {
+  const okA = a.coverage >= target - 1e-9;
+  const okB = b.coverage >= target - 1e-9;
+  if (okA !== okB) return okA;
+  return okA ? a.reduction > b.reduction : a.coverage > b.coverage;
 }
 
 function round4(x: number): number {
