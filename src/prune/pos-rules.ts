@@ -173,7 +173,8 @@ export class PosRulesPruner implements ArcPruner {
 
   /**
    * The rules as in Bergsma & Cherry's Table 1: the tags of each token rule, then the tag pairs by head
-   * ("DT←{JJ,NN}": a DT never heads a JJ or NN on its right; "{DT,IN}→NN": never one on its left).
+   * ("DT←{JJ NN}": a DT never heads a JJ or NN on its right; "{DT IN}→NN": never one on its left; tags in
+   * braces are separated by spaces, since "," is a tag too).
    */
   describe(): string {
     const r = this.rules;
@@ -207,12 +208,17 @@ export class PosRulesPruner implements ArcPruner {
       }
       return [...by.entries()];
     };
-    const set = (ms: string[]) => (ms.length === 1 ? ms[0]! : `{${ms.join(",")}}`);
-    row(
+    const set = (ms: string[]) => (ms.length === 1 ? ms[0]! : `{${ms.join(" ")}}`);
+    // Pair rules: one head tag per line, as in Table 1.
+    const rows = (name: string, items: string[]) => {
+      if (items.length === 0) row(name, items);
+      items.forEach((it, i) => lines.push(`${(i === 0 ? name : "").padEnd(20)} ${it}`));
+    };
+    rows(
       "no h←m",
       group(r.pairsHeadLeft).map(([h, ms]) => `${h}←${set(ms)}`),
     );
-    row(
+    rows(
       "no m→h",
       group(r.pairsHeadRight).map(([h, ms]) => `${set(ms)}→${h}`),
     );
