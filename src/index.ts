@@ -171,3 +171,23 @@ export {
   trainLinearSvm,
 } from "./learn/linear-svm.js";
 export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";
+// Baselines and PoS rules of Bergsma & Cherry (2010): Len-Vine, Tag-Vine, rules.
+export { LENVINE_KIND, type LenVineInfo, LenVinePruner } from "./prune/len-vine.js";
+export { type LenVineOptions, type LenVineTraining, trainLenVine } from "./prune/train-len-vine.js";
+export { TAGVINE_KIND, type TagVineInfo, TagVinePruner } from "./prune/tag-vine.js";
+export {
+  TagVinePath,
+  type TagVineOptions,
+  type TagVineTraining,
+  trainTagVine,
+} from "./prune/train-tag-vine.js";
+export { type PosRules, PosRulesPruner, RULES_KIND, type RulesInfo } from "./prune/pos-rules.js";
+export {
+  type AggregatedProblem,
+  exactRuleLearner,
+  type RuleClassifierWeights,
+  type RuleLearner,
+  ruleObjective,
+} from "./prune/rule-learner.js";
+export { ruleProblems, type RulesOptions, type RulesTraining, trainRules } from "./prune/train-rules.js";
+export { type TagColumn, TagMap } from "./prune/tag-map.js";
