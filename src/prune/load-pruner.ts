@@ -3,6 +3,8 @@ import { type ModelData, type QuantizedWeights, readModelFile } from "../model/m
 import { unnestModel } from "../model/nest.js";
 import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
 import type { ArcPruner } from "./pruner.js";
+import { QUADRATIC_KIND, QuadraticFilter } from "./quadratic-filter.js";
+import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 import { TOPK_KIND, TopKPruner } from "./top-k.js";
 
 /** What a pass may bind to when it is loaded inside a parser model (e.g. the parser's first-order weights). */
@@ -12,13 +14,17 @@ export interface PrunerContext {
 }
 
 /** The kinds of pruning pass this version can load. */
-export const PRUNER_KINDS: readonly string[] = [TOPK_KIND];
+export const PRUNER_KINDS: readonly string[] = [TOPK_KIND, LINEAR_KIND, QUADRATIC_KIND];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
 export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): ArcPruner {
   switch (m.kind) {
     case TOPK_KIND:
       return TopKPruner.fromModelData(m, file, ctx.parserWeights);
+    case LINEAR_KIND:
+      return TokenRoleFilter.fromModelData(m, file);
+    case QUADRATIC_KIND:
+      return QuadraticFilter.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",
