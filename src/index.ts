@@ -122,7 +122,16 @@ export {
   type FilterProblem,
   parseCostGrid,
 } from "./prune/filter-learner.js";
-export { FormAtomCache, prefixOf, suffixOf, wordShape } from "./prune/form-atoms.js";
+export {
+  FormTable,
+  prefixAtom,
+  prefixOf,
+  shapeAtom,
+  suffixAtom,
+  suffixOf,
+  wordAtom,
+  wordShape,
+} from "./prune/form-atoms.js";
 export {
   QUADRATIC_KIND,
   QUADRATIC_VERSION,

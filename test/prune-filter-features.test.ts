@@ -9,7 +9,15 @@ import {
   MAX_ARC_FILTER_FEATURES,
 } from "../src/prune/arc-filter-features.js";
 import { PruningCascade } from "../src/prune/cascade.js";
-import { prefixOf, suffixOf, wordShape } from "../src/prune/form-atoms.js";
+import {
+  prefixAtom,
+  prefixOf,
+  shapeAtom,
+  suffixAtom,
+  suffixOf,
+  wordAtom,
+  wordShape,
+} from "../src/prune/form-atoms.js";
 import type { PruneInput } from "../src/prune/pruner.js";
 import { TagMap } from "../src/prune/tag-map.js";
 import {
@@ -19,7 +27,6 @@ import {
   tokenFeatureIndex,
   TokenRoleFeatures,
 } from "../src/prune/token-role-features.js";
-import { hashString } from "../src/util/hash.js";
 
 const vocab = new Vocabularies();
 const runner = new PruningCascade();
@@ -51,7 +58,7 @@ test("Table 2: the token features of a hand-worked sentence", () => {
   const ROOT = 0;
   const END = tags.size; // the end-of-sentence tag
   const T = TOKEN_TEMPLATES;
-  const dog = hashString("dog");
+  const dog = wordAtom("dog");
   // The base features of "dog" (i = 2, n = 4), worked out by hand from Table 2.
   const base: [number, number, number, string][] = [
     [T.tag, NN, 0, "tag[i]=NN"],
@@ -71,18 +78,18 @@ test("Table 2: the token features of a hand-worked sentence", () => {
     [T.rightBag, END, 0, "right5 has </s>"],
     [T.rightAt, END, -3, "tag[i+3]=</s>"],
     [T.word, dog, 0, "word[i]=dog"],
-    [T.nextWord, hashString("barked"), 0, "word[i+1]=barked"],
-    [T.prevWord, hashString("the"), 0, "word[i-1]=the"],
-    [T.shape, fx.shape[2]!, 0, "shape[i]=a"],
-    [T.prefix, fx.prefix[2]!, 0, "prefix[i]=dog"],
-    [T.suffix, fx.suffix[2]!, 0, "suffix[i]=dog"],
+    [T.nextWord, wordAtom("barked"), 0, "word[i+1]=barked"],
+    [T.prevWord, wordAtom("the"), 0, "word[i-1]=the"],
+    [T.shape, shapeAtom("dog"), 0, "shape[i]=a"],
+    [T.prefix, prefixAtom("dog"), 0, "prefix[i]=dog"],
+    [T.suffix, suffixAtom("dog"), 0, "suffix[i]=dog"],
     [T.position, 2, 0, "i=2"],
     [T.positionLength, 2, 4, "i=2 n=4"],
     [T.fromEnd, 2, 0, "n-i=2"],
     [T.bias, 0, 0, "bias"],
   ];
   // Conjunctions of token i's word, tag, shape, prefix and suffix, unless redundant.
-  const attrs = [dog, NN, fx.shape[2]!, fx.prefix[2]!, fx.suffix[2]!];
+  const attrs = [dog, NN, shapeAtom("dog"), prefixAtom("dog"), suffixAtom("dog")];
   const attrNames = ["word=dog", "tag=NN", "shape=a", "prefix=dog", "suffix=dog"];
   const expected: [number, string][] = [];
   for (const [t, a, b, name] of base) {
@@ -103,12 +110,14 @@ test("Table 2: the token features of a hand-worked sentence", () => {
   assert.ok(!names.includes("word[i]=dog & prefix=dog"));
   assert.ok(names.includes("word[i]=dog & shape=a"));
   assert.ok(names.includes("tag[i-1]=DT tag[i+1]=VBD & tag=NN"));
-  // The same form has the same shape hash; "The" and "the" differ in shape but not in word.
+  // "The" and "the" share their word atom (lower-cased) but not their shape; "cat" has the shape of "the".
+  assert.equal(wordAtom("The"), wordAtom("the"));
+  assert.notEqual(shapeAtom("The"), shapeAtom("the"));
+  assert.equal(shapeAtom("the"), shapeAtom("cat"));
+  assert.equal(prefixAtom("Cats"), prefixAtom("catsup"));
+  assert.notEqual(prefixAtom("cats"), suffixAtom("cats"));
   const s2 = sentenceFromWords(["the", "The", "cat"], ["DET", "DET", "NOUN"], ["DT", "DT", "NN"], vocab);
   fx.prepare(input(s2));
-  assert.equal(fx.word[1], fx.word[2]);
-  assert.notEqual(fx.shape[1], fx.shape[2]);
-  assert.equal(fx.shape[1], fx.shape[3]);
   // Windows stop at the sentence's ends; every token stays within the feature bound.
   for (let i = 1; i <= 3; i++) assert.ok(fx.extract(i, out) <= MAX_TOKEN_FEATURES);
   // Tags the filter never saw map to its unknown id.
@@ -148,8 +157,8 @@ test("Table 3: the arc features of hand-worked arcs (binary, distance, counts be
     [arcFeatureIndex(A.modNext, left, VBD, NN, VBD, bits), 1, "h>m tag[h]=VBD tag[m]=NN tag[m+1]=VBD"],
     [arcFeatureIndex(A.headPrev, left, VBD, NN, NN, bits), 1, "h>m tag[h]=VBD tag[m]=NN tag[h-1]=NN"],
     [arcFeatureIndex(A.headNext, left, VBD, NN, RB, bits), 1, "h>m tag[h]=VBD tag[m]=NN tag[h+1]=RB"],
-    [arcFeatureIndex(A.tagWord, left, VBD, hashString("dog"), 0, bits), 1, "h>m tag[h]=VBD word[m]=dog"],
-    [arcFeatureIndex(A.wordTag, left, hashString("barked"), NN, 0, bits), 1, "h>m word[h]=barked tag[m]=NN"],
+    [arcFeatureIndex(A.tagWord, left, VBD, 0, wordAtom("dog"), bits), 1, "h>m tag[h]=VBD word[m]=dog"],
+    [arcFeatureIndex(A.wordTag, left, 0, NN, wordAtom("barked"), bits), 1, "h>m word[h]=barked tag[m]=NN"],
     [arcFeatureIndex(A.bias, 0, 0, 0, 0, bits), 1, "bias"],
     [arcFeatureIndex(A.distance, left, 0, 0, 0, bits), 0.1, "h>m ⇒ distance"],
     [arcFeatureIndex(A.pairDistance, VBD, NN, 0, 0, bits), 0.1, "tag[h]=VBD tag[m]=NN ⇒ distance"],
@@ -177,7 +186,7 @@ test("Table 3: the arc features of hand-worked arcs (binary, distance, counts be
     "h<m tag[h]=<root> tag[m]=VBD ⇒ count word dog",
   ]);
   assert.equal(idx[11], arcFeatureIndex(A.betweenTag, 0, 0, VBD, DT, bits));
-  assert.equal(idx[12], arcFeatureIndex(A.betweenWord, 0, 0, VBD, hashString("the"), bits));
+  assert.equal(idx[12], arcFeatureIndex(A.betweenWord, 0, 0, VBD, wordAtom("the"), bits));
 });
 
 test("Table 3: between-counts look only within 5 positions of either end, repeats count", () => {

@@ -46,15 +46,27 @@ function handSet(on: readonly boolean[], crossRoot = true): TokenRoleFilter {
   );
 }
 
-/** Brute force: the arcs decisions remove, straight from their definitions (no intervals). */
-function expected(s: Sentence, input: ArcMask, on: readonly boolean[], crossRoot: boolean): ArcMask {
+/**
+ * Brute force: the arcs decisions remove, straight from their definitions (no intervals), given the
+ * filter's scores (a decision fires above its threshold; the root is the first best-scoring token
+ * above the root threshold whose root arc survives).
+ */
+function expected(
+  s: Sentence,
+  input: ArcMask,
+  scores: Float64Array,
+  thr: Float64Array,
+  crossRoot: boolean,
+): ArcMask {
   const n = s.n;
-  const tag = (i: number) => vocab.xpos.strings[s.xpos[i]!]!;
-  const word = (i: number) => vocab.form.strings[s.form[i]!]!;
-  const fires = (d: number, i: number) => on[d]! && i >= 1 && tag(i) === TRIGGER[d];
+  const fires = (d: number, i: number) => i >= 1 && scores[i * NUM_ROLES + d]! > thr[d]!;
   let root = -1;
-  if (on[ROLE.root])
-    for (let i = 1; i <= n && root < 0; i++) if (ROOT_WORDS.includes(word(i)) && input.allows(0, i)) root = i;
+  let best = thr[ROLE.root]!;
+  for (let i = 1; i <= n; i++)
+    if (input.allows(0, i) && scores[i * NUM_ROLES + ROLE.root]! > best) {
+      best = scores[i * NUM_ROLES + ROLE.root]!;
+      root = i;
+    }
   const out = input.clone();
   for (let h = 0; h <= n; h++)
     for (let m = 1; m <= n; m++) {
@@ -81,6 +93,8 @@ test("each token-role decision removes exactly the arcs it should (hand-set weig
   const runner = new PruningCascade();
   const settings: boolean[][] = ROLE_NAMES.map((_, d) => ROLE_NAMES.map((_, e) => e === d));
   settings.push(ROLE_NAMES.map(() => true));
+  let triggers = 0;
+  let misfires = 0;
   for (const crossRoot of [true, false])
     for (const on of settings) {
       const f = handSet(on, crossRoot);
@@ -89,7 +103,15 @@ test("each token-role decision removes exactly the arcs it should (hand-set weig
           const mask = ArcMask.full(s.n);
           for (let i = 0; i < mask.bits.length; i++)
             if (mask.bits[i] === 1 && rng.next() < drop) mask.bits[i] = 0;
-          const want = expected(s, mask, on, crossRoot);
+          const scores = f.scoreAll(runner.prepare(s, vocab)).slice();
+          const want = expected(s, mask, scores, f.thresholds, crossRoot);
+          // The hand-set weights make each decision fire on its trigger (hash collisions aside).
+          for (let i = 1; i <= s.n; i++)
+            for (let d = 0; d < ROLE.root; d++) {
+              const trig = vocab.xpos.strings[s.xpos[i]!] === TRIGGER[d];
+              triggers++;
+              if (scores[i * NUM_ROLES + d]! > f.thresholds[d]! !== (on[d]! && trig)) misfires++;
+            }
           f.prune(runner.prepare(s, vocab), mask);
           assert.deepEqual(
             mask.bits,
@@ -100,6 +122,7 @@ test("each token-role decision removes exactly the arcs it should (hand-set weig
       }
       assert.ok(checkOnlyRemoves(f, sents, vocab) > 0);
     }
+  assert.ok(misfires < triggers / 200, `${misfires} of ${triggers} decisions misfire`);
 });
 
 test("the linear filter survives a model-file round trip (weights, thresholds, info)", () => {

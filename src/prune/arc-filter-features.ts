@@ -1,6 +1,7 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { finish, mix } from "../util/hash.js";
+import { FormTable, wordAtom } from "./form-atoms.js";
 import type { PruneInput } from "./pruner.js";
 import type { TagMap } from "./tag-map.js";
 
@@ -51,16 +52,38 @@ export const BETWEEN_WINDOW = 5;
 export const DEFAULT_DIST_SCALE = 10;
 
 const SEED = 0x3c6ef372;
+const ATOM_SEED = 0x510e527f;
+/** Odd multiplier of the conjunction hash (Fibonacci hashing: the top bits are well mixed). */
+const GOLDEN = 0x9e3779b1 | 0;
 
-/** Hash of a template with up to three values (the arc templates' common prefix). */
-function hash3(template: number, a: number, b: number, c: number): number {
-  return mix(mix(mix(mix(SEED, template), a), b), c);
+/** Hash of a template with up to three values, fully mixed. */
+export function arcBaseHash(template: number, a: number, b: number, c: number): number {
+  return finish(mix(mix(mix(mix(SEED, template), a), b), c));
+}
+
+/** Atom of value x as conjoined by `template` (a tag id or a word atom). */
+export function arcValueAtom(template: number, x: number): number {
+  return finish(mix(mix(ATOM_SEED, template), x));
+}
+
+/** Whether a template is tagshm conjoined with one more value. */
+function conjoined(template: number): boolean {
+  const T = ARC_TEMPLATES;
+  return (
+    (template >= T.modPrev && template <= T.headNext) ||
+    template === T.betweenTag ||
+    template === T.betweenWord
+  );
 }
 
 /**
- * Weight index of arc feature `template` with values (a, b, c) — for the tagshm templates a = dir,
- * b = tag_h, c = tag_m and `x` the extra value (a neighbour tag, a between tag or word; 0 for the
- * triple itself) — hashed into 2^bits slots, as the extractor computes it.
+ * Weight index of arc feature `template` in 2^bits slots, as the extractor computes it. For the
+ * templates conjoined with tagshm, (a, b, c) = (dir, tag_h, tag_m) and x the extra value (a neighbour
+ * or between tag id, or a between word's atom): the triple's hash XOR x's atom, times an odd constant,
+ * top bits. For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
+ * (dir, tag_m) and x = word_h's atom (same construction). Other templates: the low bits of their hash
+ * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0).
+ * Tag ids are the filter's dense ids; words are `wordAtom`s.
  */
 export function arcFeatureIndex(
   template: number,
@@ -71,33 +94,69 @@ export function arcFeatureIndex(
   bits: number,
 ): number {
   const T = ARC_TEMPLATES;
-  const mask = (1 << bits) - 1;
-  const conjoined =
-    (template >= T.modPrev && template <= T.headNext) ||
-    template === T.betweenTag ||
-    template === T.betweenWord;
-  if (conjoined) return finish(mix(mix(hash3(T.triple, a, b, c), template), x)) & mask;
-  return finish(hash3(template, a, b, c)) & mask;
+  const shift = 32 - bits;
+  if (conjoined(template))
+    return Math.imul(arcBaseHash(T.triple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
+  if (template === T.tagWord)
+    return Math.imul(arcBaseHash(T.tagWord, a, b, 0) ^ arcValueAtom(T.tagWord, x), GOLDEN) >>> shift;
+  if (template === T.wordTag)
+    return Math.imul(arcBaseHash(T.wordTag, a, 0, c) ^ arcValueAtom(T.wordTag, x), GOLDEN) >>> shift;
+  return arcBaseHash(template, a, b, c) & ((1 << bits) - 1);
 }
+
+/** Per-form word atoms cached by the extractor: as word_m of tagWord, word_h of wordTag, a between word. */
+const W_TAGWORD = 0;
+const W_WORDTAG = 1;
+const W_BETWEEN = 2;
+const WORD_WIDTH = 3;
+
+function wordValues(form: string, out: Int32Array, at: number): void {
+  const w = wordAtom(form);
+  out[at + W_TAGWORD] = arcValueAtom(ARC_TEMPLATES.tagWord, w);
+  out[at + W_WORDTAG] = arcValueAtom(ARC_TEMPLATES.wordTag, w);
+  out[at + W_BETWEEN] = arcValueAtom(ARC_TEMPLATES.betweenWord, w);
+}
+
+/** Slots of the tag atoms of the tagshm-conjoined tag templates. */
+const TAG_CONJ = [
+  ARC_TEMPLATES.modPrev,
+  ARC_TEMPLATES.modNext,
+  ARC_TEMPLATES.headPrev,
+  ARC_TEMPLATES.headNext,
+  ARC_TEMPLATES.betweenTag,
+];
 
 /**
  * The quadratic filter's features of one arc (Bergsma & Cherry 2010, Table 3): O(1) per arc (at most
  * `MAX_ARC_FILTER_FEATURES`), hashed weight indices with values (1 for binary features; repeated
  * between tags or words are written once per occurrence, so their weights add up to count × weight —
- * the trainer merges them into counts). `prepare` reads a sentence once; `extract` allocates nothing.
- * Not reentrant.
+ * the trainer merges them into counts). Hashes of tag combinations come from tables built once per
+ * filter and word atoms from a per-form cache, so each feature costs about one multiply. `prepare`
+ * reads a sentence once; `extract` allocates nothing. Not reentrant.
  */
 export class ArcFilterFeatures {
   /** Tokens of the prepared sentence. */
   n = 0;
   /** Dense tag ids, positions 0 (root) … n + 1 (end tag). */
   tag = new Int32Array(0);
-  /** Lower-cased word hashes, positions 0 (root) … n + 1. */
-  word: Int32Array = new Int32Array(0);
+  private words = new Int32Array(0);
+  private readonly forms = new FormTable(WORD_WIDTH, wordValues);
   private readonly mask: number;
+  private readonly shift: number;
   private readonly endTag: number;
   private readonly beforeRoot: number;
   private readonly invScale: number;
+  /** Number of dense tag ids in the tables (root, tags, unknown, end, before-root). */
+  private readonly S: number;
+  private readonly tripleH: Int32Array;
+  private readonly tagAtom: Int32Array;
+  private readonly tagWordH: Int32Array;
+  private readonly wordTagH: Int32Array;
+  private readonly pairDistIdx: Int32Array;
+  private readonly dirIdx: Int32Array;
+  private readonly distIdx: Int32Array;
+  private readonly biasIdx: number;
+  private readonly rootWords = new Int32Array(WORD_WIDTH);
   private sentence: Sentence | null = null;
   private vocab: Vocabularies | null = null;
 
@@ -109,21 +168,65 @@ export class ArcFilterFeatures {
     /** Divisor of the distance features (real-valued features are scaled to be O(1)). */
     readonly distScale = DEFAULT_DIST_SCALE,
   ) {
+    const T = ARC_TEMPLATES;
     this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
     this.endTag = tagMap.size;
     this.beforeRoot = tagMap.size + 1;
     this.invScale = 1 / distScale;
+    const S = tagMap.size + 2;
+    this.S = S;
+    this.tripleH = new Int32Array(2 * S * S);
+    this.tagWordH = new Int32Array(2 * S);
+    this.wordTagH = new Int32Array(2 * S);
+    this.pairDistIdx = new Int32Array(S * S);
+    this.tagAtom = new Int32Array(TAG_CONJ.length * S);
+    for (let a = 0; a < S; a++) {
+      for (let dir = 0; dir < 2; dir++) {
+        this.tagWordH[dir * S + a] = arcBaseHash(T.tagWord, dir, a, 0);
+        this.wordTagH[dir * S + a] = arcBaseHash(T.wordTag, dir, 0, a);
+        for (let b = 0; b < S; b++) this.tripleH[(dir * S + a) * S + b] = arcBaseHash(T.triple, dir, a, b);
+      }
+      for (let b = 0; b < S; b++)
+        this.pairDistIdx[a * S + b] = arcBaseHash(T.pairDistance, a, b, 0) & this.mask;
+      TAG_CONJ.forEach((t, j) => (this.tagAtom[j * S + a] = arcValueAtom(t, a)));
+    }
+    this.dirIdx = Int32Array.of(
+      arcBaseHash(T.dir, 0, 0, 0) & this.mask,
+      arcBaseHash(T.dir, 1, 0, 0) & this.mask,
+    );
+    this.distIdx = Int32Array.of(
+      arcBaseHash(T.distance, 0, 0, 0) & this.mask,
+      arcBaseHash(T.distance, 1, 0, 0) & this.mask,
+    );
+    this.biasIdx = arcBaseHash(T.bias, 0, 0, 0) & this.mask;
+    wordValues("<root>", this.rootWords, 0);
   }
 
-  /** Reads sentence `input` (its tags through the tag map and its words). */
+  /** Reads sentence `input` (its tags through the tag map, its words' cached atoms). */
   prepare(input: PruneInput): void {
     const s = input.sentence;
     const n = s.n;
-    if (this.tag.length < n + 2) this.tag = new Int32Array(Math.max(n + 2, this.tag.length * 2, 64));
+    if (this.tag.length < n + 2) {
+      const cap = Math.max(n + 2, this.tag.length * 2, 64);
+      this.tag = new Int32Array(cap);
+      this.words = new Int32Array(cap * WORD_WIDTH);
+    }
     this.n = n;
     this.tagMap.fill(s, input.vocab, this.tag);
     this.tag[n + 1] = this.endTag;
-    this.word = input.atoms.word;
+    this.forms.bind(input.vocab.form);
+    const table = this.forms.table;
+    const words = this.words;
+    words.set(this.rootWords, 0);
+    const form = s.form;
+    for (let i = 1; i <= n; i++) {
+      const from = form[i]! * WORD_WIDTH;
+      const to = i * WORD_WIDTH;
+      words[to] = table[from]!;
+      words[to + 1] = table[from + 1]!;
+      words[to + 2] = table[from + 2]!;
+    }
     this.sentence = s;
     this.vocab = input.vocab;
   }
@@ -133,56 +236,51 @@ export class ArcFilterFeatures {
    * returns how many. With `names`, also pushes a readable name for each (slow; for tests and show).
    */
   extract(h: number, m: number, idx: Int32Array, val: Float32Array, names: string[] | null = null): number {
-    const T = ARC_TEMPLATES;
-    const mask = this.mask;
+    const S = this.S;
+    const sh = this.shift;
     const tag = this.tag;
-    const word = this.word;
+    const words = this.words;
+    const ta = this.tagAtom;
     const dir = h < m ? 0 : 1;
     const th = tag[h]!;
     const tm = tag[m]!;
-    const triple = hash3(T.triple, dir, th, tm);
+    const triple = this.tripleH[(dir * S + th) * S + tm]!;
     const dist = (h - m) * this.invScale;
-    let k = 0;
-    idx[k] = finish(hash3(T.dir, dir, 0, 0)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(triple) & mask;
-    val[k++] = 1;
-    idx[k] = finish(mix(mix(triple, T.modPrev), tag[m - 1]!)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(mix(mix(triple, T.modNext), tag[m + 1]!)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(mix(mix(triple, T.headPrev), h > 0 ? tag[h - 1]! : this.beforeRoot)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(mix(mix(triple, T.headNext), tag[h + 1]!)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(hash3(T.tagWord, dir, th, word[m]!)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(hash3(T.wordTag, dir, word[h]!, tm)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(hash3(T.bias, 0, 0, 0)) & mask;
-    val[k++] = 1;
-    idx[k] = finish(hash3(T.distance, dir, 0, 0)) & mask;
-    val[k++] = dist;
-    idx[k] = finish(hash3(T.pairDistance, th, tm, 0)) & mask;
-    val[k++] = dist;
+    idx[0] = this.dirIdx[dir]!;
+    idx[1] = triple & this.mask;
+    idx[2] = Math.imul(triple ^ ta[tag[m - 1]!]!, GOLDEN) >>> sh;
+    idx[3] = Math.imul(triple ^ ta[S + tag[m + 1]!]!, GOLDEN) >>> sh;
+    idx[4] = Math.imul(triple ^ ta[2 * S + (h > 0 ? tag[h - 1]! : this.beforeRoot)]!, GOLDEN) >>> sh;
+    idx[5] = Math.imul(triple ^ ta[3 * S + tag[h + 1]!]!, GOLDEN) >>> sh;
+    idx[6] = Math.imul(this.tagWordH[dir * S + th]! ^ words[m * WORD_WIDTH + W_TAGWORD]!, GOLDEN) >>> sh;
+    idx[7] = Math.imul(this.wordTagH[dir * S + tm]! ^ words[h * WORD_WIDTH + W_WORDTAG]!, GOLDEN) >>> sh;
+    idx[8] = this.biasIdx;
+    idx[9] = this.distIdx[dir]!;
+    idx[10] = this.pairDistIdx[th * S + tm]!;
+    for (let j = 0; j < 9; j++) val[j] = 1;
+    val[9] = dist;
+    val[10] = dist;
+    let k = 11;
     const lo = h < m ? h : m;
     const hi = h < m ? m : h;
     const W = BETWEEN_WINDOW;
     // Positions strictly between, within W of either end: lo+1 … lo+W and hi-W … hi-1.
     const firstEnd = hi - lo - 1 <= 2 * W ? hi - 1 : lo + W;
     const secondStart = hi - lo - 1 <= 2 * W ? hi : hi - W;
-    for (let p = lo + 1; p <= firstEnd; p++) k = this.between(triple, p, idx, val, k);
-    for (let p = secondStart; p < hi; p++) k = this.between(triple, p, idx, val, k);
+    const bt = 4 * S;
+    for (let p = lo + 1; p <= firstEnd; p++) {
+      idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+      idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+    }
+    for (let p = secondStart; p < hi; p++) {
+      idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+      idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+    }
     if (names !== null) this.pushNames(names, h, m, firstEnd, secondStart);
-    return k;
-  }
-
-  private between(triple: number, p: number, idx: Int32Array, val: Float32Array, k: number): number {
-    const T = ARC_TEMPLATES;
-    idx[k] = finish(mix(mix(triple, T.betweenTag), this.tag[p]!)) & this.mask;
-    val[k++] = 1;
-    idx[k] = finish(mix(mix(triple, T.betweenWord), this.word[p]!)) & this.mask;
-    val[k++] = 1;
     return k;
   }
 
@@ -218,8 +316,8 @@ export class ArcFilterFeatures {
       `${d} ⇒ distance`,
       `tag[h]=${t(h)} tag[m]=${t(m)} ⇒ distance`,
     );
-    const lo = h < m ? h : m;
     const hi = h < m ? m : h;
+    const lo = h < m ? h : m;
     const one = (p: number) =>
       names.push(`${hm} ⇒ count tag ${t(p)}`, `${hm} ⇒ count word ${this.wordName(p)}`);
     for (let p = lo + 1; p <= firstEnd; p++) one(p);

@@ -1,5 +1,4 @@
-import type { Sentence } from "../corpus/sentence.js";
-import type { Vocab, Vocabularies } from "../corpus/vocab.js";
+import type { Vocab } from "../corpus/vocab.js";
 import { hashString } from "../util/hash.js";
 
 /** Length of the prefixes and suffixes the token-role filter reads (Bergsma & Cherry 2010, Table 2). */
@@ -27,56 +26,58 @@ export function suffixOf(form: string): string {
   return Array.from(form.toLowerCase()).slice(-AFFIX_LENGTH).join("");
 }
 
-const SHAPE_SALT = 0x5a17;
-const PREFIX_SALT = 0x9e37;
-const SUFFIX_SALT = 0x7f4a;
+/** Hash of the lower-cased word (the same as the parser's word atoms). */
+export function wordAtom(form: string): number {
+  return hashString(form.toLowerCase());
+}
+
+/** Hash of the word's shape. */
+export function shapeAtom(form: string): number {
+  return hashString("\u0003" + wordShape(form));
+}
+
+/** Hash of the word's 4-letter prefix. */
+export function prefixAtom(form: string): number {
+  return hashString("\u0004" + prefixOf(form));
+}
+
+/** Hash of the word's 4-letter suffix. */
+export function suffixAtom(form: string): number {
+  return hashString("\u0005" + suffixOf(form));
+}
 
 /**
- * Hashes of a form's shape, 4-letter prefix and 4-letter suffix (kept apart from word hashes by a
- * salt), cached per form id of one vocabulary so each distinct form is analysed once. Not reentrant.
+ * A table of `width` integers per form id of one vocabulary, computed once per distinct form by
+ * `compute(form, out, at)` and extended as the vocabulary grows (rebuilt when a different vocabulary
+ * is used). Filters cache per-form feature hashes in it. Not reentrant.
  */
-export class FormAtomCache {
-  private shape = new Int32Array(0);
-  private prefix = new Int32Array(0);
-  private suffix = new Int32Array(0);
+export class FormTable {
+  /** table[id * width + j]: the j-th value of form id. */
+  table = new Int32Array(0);
   private known = 0;
   private boundTo: Vocab | null = null;
 
-  /** Writes the shape, prefix and suffix hashes of sentence `s`'s tokens into positions 1..n of the arrays. */
-  fill(s: Sentence, vocab: Vocabularies, shape: Int32Array, prefix: Int32Array, suffix: Int32Array): void {
-    const v = vocab.form;
+  constructor(
+    /** Values per form. */
+    readonly width: number,
+    /** Fills out[at … at + width) for a form string. */
+    private readonly compute: (form: string, out: Int32Array, at: number) => void,
+  ) {}
+
+  /** Makes sure every form of `v` has its values (call before reading `table`). */
+  bind(v: Vocab): void {
     if (v !== this.boundTo) {
       this.boundTo = v;
       this.known = 0;
     }
-    if (this.known < v.size) this.extend(v);
-    const form = s.form;
-    for (let i = 1; i <= s.n; i++) {
-      const f = form[i]!;
-      shape[i] = this.shape[f]!;
-      prefix[i] = this.prefix[f]!;
-      suffix[i] = this.suffix[f]!;
+    if (this.known >= v.size) return;
+    const w = this.width;
+    if (this.table.length < v.size * w) {
+      const grown = new Int32Array(Math.max(v.size, (this.table.length / w) * 2, 1024) * w);
+      grown.set(this.table.subarray(0, this.known * w));
+      this.table = grown;
     }
-  }
-
-  private extend(v: Vocab): void {
-    if (this.shape.length < v.size) {
-      const cap = Math.max(v.size, this.shape.length * 2, 1024);
-      const grow = (a: Int32Array) => {
-        const b = new Int32Array(cap);
-        b.set(a.subarray(0, this.known));
-        return b;
-      };
-      this.shape = grow(this.shape);
-      this.prefix = grow(this.prefix);
-      this.suffix = grow(this.suffix);
-    }
-    for (let id = this.known; id < v.size; id++) {
-      const form = v.strings[id]!;
-      this.shape[id] = hashString(wordShape(form)) ^ SHAPE_SALT;
-      this.prefix[id] = hashString(prefixOf(form)) ^ PREFIX_SALT;
-      this.suffix[id] = hashString(suffixOf(form)) ^ SUFFIX_SALT;
-    }
+    for (let id = this.known; id < v.size; id++) this.compute(v.strings[id]!, this.table, id * w);
     this.known = v.size;
   }
 }

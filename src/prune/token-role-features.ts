@@ -1,7 +1,16 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
-import { finish, mix } from "../util/hash.js";
-import { FormAtomCache, prefixOf, suffixOf, wordShape } from "./form-atoms.js";
+import { finish, hashString, mix } from "../util/hash.js";
+import {
+  FormTable,
+  prefixAtom,
+  prefixOf,
+  shapeAtom,
+  suffixAtom,
+  suffixOf,
+  wordAtom,
+  wordShape,
+} from "./form-atoms.js";
 import type { PruneInput } from "./pruner.js";
 import type { TagMap } from "./tag-map.js";
 
@@ -101,17 +110,30 @@ export const MAX_POSITION = 50;
 export const TOKEN_WINDOW = 5;
 
 const SEED = 0x2b7e1516;
-const CONJ_KEY = 0x100;
+const CONJ_SEED = 0x7e3a9c4d;
+/** Odd multiplier of the conjunction hash (Fibonacci hashing: the top bits are well mixed). */
+const GOLDEN = 0x9e3779b1 | 0;
+/** Word atoms of the positions beyond the sentence: the root (0) and the end (n + 1). */
+const ROOT_WORD = hashString("<root>");
+const END_WORD = hashString("</s>");
 
-/** The running hash of a base feature (template id and up to two values). */
-function baseHash(template: number, a: number, b: number): number {
-  return mix(mix(mix(SEED, template), a), b);
+/** Running hash of a base feature: template id and two values, fully mixed. */
+export function tokenBaseHash(template: number, a: number, b: number): number {
+  return finish(mix(mix(mix(SEED, template), a), b));
+}
+
+/** Atom of conjunction attribute `conj` (index into `TOKEN_CONJUNCTIONS`) with value `v`. */
+export function tokenConjAtom(conj: number, v: number): number {
+  return finish(mix(mix(CONJ_SEED, conj), v));
 }
 
 /**
- * Weight index of a token feature: template `template` with values a, b, conjoined with attribute
- * `conj` (an index into `TOKEN_CONJUNCTIONS`, or -1 for the plain feature) of value `cv`, hashed into
- * 2^bits slots. The extractor computes exactly this, sharing the base hash between conjunctions.
+ * Weight index of a token feature: template `template` with values a, b (tags are the filter's
+ * dense ids, words and affixes their atoms from form-atoms.ts, positions the clamped numbers),
+ * conjoined with attribute `conj` of value `cv` (-1: the plain feature), in 2^bits slots. A plain
+ * feature takes the low bits of its base hash; a conjunction multiplies base hash XOR attribute atom
+ * by an odd constant and takes the top bits (one multiply per conjunction). The extractor reads the
+ * same values from tables.
  */
 export function tokenFeatureIndex(
   template: number,
@@ -121,37 +143,79 @@ export function tokenFeatureIndex(
   cv: number,
   bits: number,
 ): number {
-  const hb = baseHash(template, a, b);
-  const mask = (1 << bits) - 1;
-  return conj < 0 ? finish(hb) & mask : finish(mix(mix(hb, CONJ_KEY + conj), cv)) & mask;
+  const hb = tokenBaseHash(template, a, b);
+  if (conj < 0) return hb & ((1 << bits) - 1);
+  return Math.imul(hb ^ tokenConjAtom(conj, cv), GOLDEN) >>> (32 - bits);
 }
 
 const clampPos = (v: number) => (v > MAX_POSITION ? MAX_POSITION : v);
 
+/** Per-form values the extractor caches: base hashes of the word templates and conjunction atoms. */
+const F_WORD = 0;
+const F_NEXT = 1;
+const F_PREV = 2;
+const F_SHAPE = 3;
+const F_PREFIX = 4;
+const F_SUFFIX = 5;
+const F_CWORD = 6;
+const F_CSHAPE = 7;
+const F_CPREFIX = 8;
+const F_CSUFFIX = 9;
+const FORM_WIDTH = 10;
+
+function formValues(form: string, out: Int32Array, at: number): void {
+  const T = TOKEN_TEMPLATES;
+  const w = wordAtom(form);
+  const sh = shapeAtom(form);
+  const pre = prefixAtom(form);
+  const suf = suffixAtom(form);
+  out[at + F_WORD] = tokenBaseHash(T.word, w, 0);
+  out[at + F_NEXT] = tokenBaseHash(T.nextWord, w, 0);
+  out[at + F_PREV] = tokenBaseHash(T.prevWord, w, 0);
+  out[at + F_SHAPE] = tokenBaseHash(T.shape, sh, 0);
+  out[at + F_PREFIX] = tokenBaseHash(T.prefix, pre, 0);
+  out[at + F_SUFFIX] = tokenBaseHash(T.suffix, suf, 0);
+  out[at + F_CWORD] = tokenConjAtom(0, w);
+  out[at + F_CSHAPE] = tokenConjAtom(2, sh);
+  out[at + F_CPREFIX] = tokenConjAtom(3, pre);
+  out[at + F_CSUFFIX] = tokenConjAtom(4, suf);
+}
+
 /**
  * The token-role features of one sentence (Bergsma & Cherry 2010, Table 2): one shared vector per
- * token, O(1) features (at most `MAX_TOKEN_FEATURES`), written as hashed weight indices. `prepare`
- * reads a sentence once; `extract` then writes the features of any token without allocating.
- * Features are counted, not deduplicated: a tag seen twice in a window adds its weight twice (the
- * trainer merges repeated indices into counts, so training and scoring agree). Not reentrant.
+ * token, O(1) features (at most `MAX_TOKEN_FEATURES`), written as hashed weight indices. Base hashes
+ * of tag and position features come from tables built once per filter, those of word features from a
+ * per-form cache; each conjunction then costs one multiply. `prepare` reads a sentence once; `extract`
+ * writes any token's features without allocating. Features are counted, not deduplicated: a tag seen
+ * twice in a window adds its weight twice (the trainer merges repeated indices into counts, so
+ * training and scoring agree). Not reentrant.
  */
 export class TokenRoleFeatures {
   /** Tokens of the prepared sentence. */
   n = 0;
   /** Dense tag ids, positions 0 (root) … n + 1 (end tag). */
   tag = new Int32Array(0);
-  /** Lower-cased word hashes, positions 0 (root) … n + 1 (end). */
-  word: Int32Array = new Int32Array(0);
-  /** Shape, prefix and suffix hashes, positions 1 … n. */
-  shape = new Int32Array(0);
-  prefix = new Int32Array(0);
-  suffix = new Int32Array(0);
-  private readonly forms = new FormAtomCache();
+  private pos = new Int32Array(0);
+  private readonly forms = new FormTable(FORM_WIDTH, formValues);
   private readonly mask: number;
+  private readonly shift: number;
   private readonly endTag: number;
+  /** Tag tables (S = number of dense tag ids including the end tag). */
+  private readonly S: number;
+  private readonly tagB: Int32Array;
+  private readonly pairB: Int32Array;
+  private readonly bagB: Int32Array;
+  private readonly atB: Int32Array;
+  private readonly tagC: Int32Array;
+  private readonly posB: Int32Array;
+  private readonly posLenB: Int32Array;
+  private readonly fromEndB: Int32Array;
+  private readonly biasB: number;
+  private readonly rootPrev: number;
+  private readonly endNext: number;
   private sentence: Sentence | null = null;
   private vocab: Vocabularies | null = null;
-  /** The token being extracted and its conjunction attributes (word, tag, shape, prefix, suffix). */
+  /** The token being extracted and its conjunction atoms (word, tag, shape, prefix, suffix). */
   private current = 0;
   private cw = 0;
   private ct = 0;
@@ -165,26 +229,67 @@ export class TokenRoleFeatures {
     /** log2 of the number of weight slots. */
     readonly bits: number,
   ) {
+    const T = TOKEN_TEMPLATES;
     this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
     this.endTag = tagMap.size;
+    const S = tagMap.size + 1;
+    this.S = S;
+    this.tagB = new Int32Array(S);
+    this.tagC = new Int32Array(S);
+    this.pairB = new Int32Array(5 * S * S);
+    this.bagB = new Int32Array(2 * S);
+    this.atB = new Int32Array(2 * TOKEN_WINDOW * S);
+    const pairs = [T.tagPrev, T.tagNext, T.prevNext, T.prev2, T.next2];
+    for (let a = 0; a < S; a++) {
+      this.tagB[a] = tokenBaseHash(T.tag, a, 0);
+      this.tagC[a] = tokenConjAtom(1, a);
+      this.bagB[a] = tokenBaseHash(T.leftBag, a, 0);
+      this.bagB[S + a] = tokenBaseHash(T.rightBag, a, 0);
+      for (let d = 1; d <= TOKEN_WINDOW; d++) {
+        this.atB[(d - 1) * S + a] = tokenBaseHash(T.leftAt, a, d);
+        this.atB[(TOKEN_WINDOW + d - 1) * S + a] = tokenBaseHash(T.rightAt, a, -d);
+      }
+      for (let p = 0; p < 5; p++)
+        for (let b = 0; b < S; b++) this.pairB[(p * S + a) * S + b] = tokenBaseHash(pairs[p]!, a, b);
+    }
+    const P = MAX_POSITION + 1;
+    this.posB = new Int32Array(P);
+    this.fromEndB = new Int32Array(P);
+    this.posLenB = new Int32Array(P * P);
+    for (let v = 0; v < P; v++) {
+      this.posB[v] = tokenBaseHash(T.position, v, 0);
+      this.fromEndB[v] = tokenBaseHash(T.fromEnd, v, 0);
+      for (let w = 0; w < P; w++) this.posLenB[v * P + w] = tokenBaseHash(T.positionLength, v, w);
+    }
+    this.biasB = tokenBaseHash(T.bias, 0, 0);
+    this.rootPrev = tokenBaseHash(T.prevWord, ROOT_WORD, 0);
+    this.endNext = tokenBaseHash(T.nextWord, END_WORD, 0);
   }
 
-  /** Reads sentence `input` (its tags through the tag map, its words and their shapes and affixes). */
+  /** Reads sentence `input` (its tags through the tag map, its words' cached hashes). */
   prepare(input: PruneInput): void {
     const s = input.sentence;
     const n = s.n;
     if (this.tag.length < n + 2) {
       const cap = Math.max(n + 2, this.tag.length * 2, 64);
       this.tag = new Int32Array(cap);
-      this.shape = new Int32Array(cap);
-      this.prefix = new Int32Array(cap);
-      this.suffix = new Int32Array(cap);
+      this.pos = new Int32Array(cap * FORM_WIDTH);
     }
     this.n = n;
     this.tagMap.fill(s, input.vocab, this.tag);
     this.tag[n + 1] = this.endTag;
-    this.word = input.atoms.word;
-    this.forms.fill(s, input.vocab, this.shape, this.prefix, this.suffix);
+    this.forms.bind(input.vocab.form);
+    const table = this.forms.table;
+    const pos = this.pos;
+    const form = s.form;
+    for (let i = 1; i <= n; i++) {
+      const from = form[i]! * FORM_WIDTH;
+      const to = i * FORM_WIDTH;
+      for (let j = 0; j < FORM_WIDTH; j++) pos[to + j] = table[from + j]!;
+    }
+    pos[F_PREV] = this.rootPrev;
+    pos[(n + 1) * FORM_WIDTH + F_NEXT] = this.endNext;
     this.sentence = s;
     this.vocab = input.vocab;
   }
@@ -196,81 +301,85 @@ export class TokenRoleFeatures {
   extract(i: number, out: Int32Array, names: string[] | null = null): number {
     const T = TOKEN_TEMPLATES;
     const n = this.n;
+    const S = this.S;
     const tag = this.tag;
     const ti = tag[i]!;
     const tPrev = tag[i - 1]!;
     const tNext = tag[i + 1]!;
     const tPrev2 = i >= 2 ? tag[i - 2]! : 0;
     const tNext2 = i + 2 <= n + 1 ? tag[i + 2]! : this.endTag;
-    const word = this.word;
-    const wi = word[i]!;
-    const shp = this.shape[i]!;
-    const pre = this.prefix[i]!;
-    const suf = this.suffix[i]!;
+    const pos = this.pos;
+    const o = i * FORM_WIDTH;
     this.current = i;
-    this.cw = wi;
-    this.ct = ti;
-    this.cs = shp;
-    this.cp = pre;
-    this.cx = suf;
+    this.cw = pos[o + F_CWORD]!;
+    this.ct = this.tagC[ti]!;
+    this.cs = pos[o + F_CSHAPE]!;
+    this.cp = pos[o + F_CPREFIX]!;
+    this.cx = pos[o + F_CSUFFIX]!;
+    const pairB = this.pairB;
     let k = 0;
-    k = this.emit(out, k, T.tag, ti, 0, names);
-    k = this.emit(out, k, T.tagPrev, ti, tPrev, names);
-    k = this.emit(out, k, T.tagNext, ti, tNext, names);
-    k = this.emit(out, k, T.prevNext, tPrev, tNext, names);
-    k = this.emit(out, k, T.prev2, tPrev2, tPrev, names);
-    k = this.emit(out, k, T.next2, tNext, tNext2, names);
+    k = this.emit(out, k, this.tagB[ti]!, T.tag, ti, 0, names);
+    k = this.emit(out, k, pairB[ti * S + tPrev]!, T.tagPrev, ti, tPrev, names);
+    k = this.emit(out, k, pairB[(S + ti) * S + tNext]!, T.tagNext, ti, tNext, names);
+    k = this.emit(out, k, pairB[(2 * S + tPrev) * S + tNext]!, T.prevNext, tPrev, tNext, names);
+    k = this.emit(out, k, pairB[(3 * S + tPrev2) * S + tPrev]!, T.prev2, tPrev2, tPrev, names);
+    k = this.emit(out, k, pairB[(4 * S + tNext) * S + tNext2]!, T.next2, tNext, tNext2, names);
+    const bagB = this.bagB;
+    const atB = this.atB;
     for (let j = i - 1; j >= i - TOKEN_WINDOW && j >= 0; j--) {
-      k = this.emit(out, k, T.leftBag, tag[j]!, 0, names, j);
-      k = this.emit(out, k, T.leftAt, tag[j]!, i - j, names, j);
+      const t = tag[j]!;
+      k = this.emit(out, k, bagB[t]!, T.leftBag, t, 0, names);
+      k = this.emit(out, k, atB[(i - j - 1) * S + t]!, T.leftAt, t, i - j, names);
     }
     for (let j = i + 1; j <= i + TOKEN_WINDOW && j <= n + 1; j++) {
-      k = this.emit(out, k, T.rightBag, tag[j]!, 0, names, j);
-      k = this.emit(out, k, T.rightAt, tag[j]!, i - j, names, j);
+      const t = tag[j]!;
+      k = this.emit(out, k, bagB[S + t]!, T.rightBag, t, 0, names);
+      k = this.emit(out, k, atB[(TOKEN_WINDOW + j - i - 1) * S + t]!, T.rightAt, t, i - j, names);
     }
-    k = this.emit(out, k, T.word, wi, 0, names);
-    k = this.emit(out, k, T.nextWord, word[i + 1]!, 0, names);
-    k = this.emit(out, k, T.prevWord, word[i - 1]!, 0, names);
-    k = this.emit(out, k, T.shape, shp, 0, names);
-    k = this.emit(out, k, T.prefix, pre, 0, names);
-    k = this.emit(out, k, T.suffix, suf, 0, names);
-    k = this.emit(out, k, T.position, clampPos(i), 0, names);
-    k = this.emit(out, k, T.positionLength, clampPos(i), clampPos(n), names);
-    k = this.emit(out, k, T.fromEnd, clampPos(n - i), 0, names);
-    k = this.emit(out, k, T.bias, 0, 0, names);
+    k = this.emit(out, k, pos[o + F_WORD]!, T.word, 0, 0, names);
+    k = this.emit(out, k, pos[o + FORM_WIDTH + F_NEXT]!, T.nextWord, 0, 0, names);
+    k = this.emit(out, k, pos[o - FORM_WIDTH + F_PREV]!, T.prevWord, 0, 0, names);
+    k = this.emit(out, k, pos[o + F_SHAPE]!, T.shape, 0, 0, names);
+    k = this.emit(out, k, pos[o + F_PREFIX]!, T.prefix, 0, 0, names);
+    k = this.emit(out, k, pos[o + F_SUFFIX]!, T.suffix, 0, 0, names);
+    const pi = clampPos(i);
+    const pn = clampPos(n);
+    const pe = clampPos(n - i);
+    k = this.emit(out, k, this.posB[pi]!, T.position, pi, 0, names);
+    k = this.emit(out, k, this.posLenB[pi * (MAX_POSITION + 1) + pn]!, T.positionLength, pi, pn, names);
+    k = this.emit(out, k, this.fromEndB[pe]!, T.fromEnd, pe, 0, names);
+    k = this.emit(out, k, this.biasB, T.bias, 0, 0, names);
     return k;
   }
 
-  /** Writes base feature (template, a, b) and its conjunctions with token i's attributes. */
+  /** Writes base feature hb (of `template`) and its conjunctions with token i's attributes. */
   private emit(
     out: Int32Array,
     k: number,
+    hb: number,
     template: number,
     a: number,
     b: number,
     names: string[] | null,
-    j = -1,
   ): number {
-    const hb = baseHash(template, a, b);
-    const mask = this.mask;
-    out[k++] = finish(hb) & mask;
+    out[k++] = hb & this.mask;
     const conj = TOKEN_CONJOINED[template]!;
+    const sh = this.shift;
     // The conjoined attributes are token i's, cached by `extract`.
-    if ((conj & CONJ_WORD) !== 0) out[k++] = finish(mix(mix(hb, CONJ_KEY), this.cw)) & mask;
-    if ((conj & CONJ_TAG) !== 0) out[k++] = finish(mix(mix(hb, CONJ_KEY + 1), this.ct)) & mask;
-    if ((conj & CONJ_SHAPE) !== 0) out[k++] = finish(mix(mix(hb, CONJ_KEY + 2), this.cs)) & mask;
-    if ((conj & CONJ_PREFIX) !== 0) out[k++] = finish(mix(mix(hb, CONJ_KEY + 3), this.cp)) & mask;
-    if ((conj & CONJ_SUFFIX) !== 0) out[k++] = finish(mix(mix(hb, CONJ_KEY + 4), this.cx)) & mask;
-    if (names !== null) this.pushNames(names, template, a, b, j);
+    if ((conj & CONJ_WORD) !== 0) out[k++] = Math.imul(hb ^ this.cw, GOLDEN) >>> sh;
+    if ((conj & CONJ_TAG) !== 0) out[k++] = Math.imul(hb ^ this.ct, GOLDEN) >>> sh;
+    if ((conj & CONJ_SHAPE) !== 0) out[k++] = Math.imul(hb ^ this.cs, GOLDEN) >>> sh;
+    if ((conj & CONJ_PREFIX) !== 0) out[k++] = Math.imul(hb ^ this.cp, GOLDEN) >>> sh;
+    if ((conj & CONJ_SUFFIX) !== 0) out[k++] = Math.imul(hb ^ this.cx, GOLDEN) >>> sh;
+    if (names !== null) this.pushNames(names, template, a, b);
     return k;
   }
 
-  private pushNames(names: string[], template: number, a: number, b: number, j: number): void {
-    const base = this.baseName(template, a, b, j);
+  private pushNames(names: string[], template: number, a: number, b: number): void {
+    const base = this.baseName(template, a, b);
     names.push(base);
     const conj = TOKEN_CONJOINED[template]!;
-    const i = this.current;
-    const attrs = this.attributeNames(i);
+    const attrs = this.attributeNames(this.current);
     for (let c = 0; c < TOKEN_CONJUNCTIONS.length; c++)
       if ((conj & (1 << c)) !== 0) names.push(`${base} & ${TOKEN_CONJUNCTIONS[c]}=${attrs[c]}`);
   }
@@ -294,7 +403,7 @@ export class TokenRoleFeatures {
     return this.tagMap.tags[id - 1]!;
   }
 
-  private baseName(template: number, a: number, b: number, j: number): string {
+  private baseName(template: number, a: number, b: number): string {
     const T = TOKEN_TEMPLATES;
     const i = this.current;
     const tn = (id: number) => this.tagName(id);
@@ -316,8 +425,9 @@ export class TokenRoleFeatures {
       case T.rightBag:
         return `right5 has ${tn(a)}`;
       case T.leftAt:
+        return `tag[i-${b}]=${tn(a)}`;
       case T.rightAt:
-        return `tag[i${j < i ? "-" : "+"}${Math.abs(b)}]=${tn(a)}`;
+        return `tag[i+${-b}]=${tn(a)}`;
       case T.word:
         return `word[i]=${this.formAt(i).toLowerCase()}`;
       case T.nextWord:
