@@ -1,5 +1,5 @@
 import { parseCostGrid } from "../../prune/filter-learner.js";
-import { svmLearner } from "../../prune/svm-learner.js";
+import { makeSvmLearner } from "../../prune/svm-learner.js";
 import { roleAblation } from "../../prune/token-role-analysis.js";
 import {
   DEFAULT_ROLE_COSTS,
@@ -7,7 +7,7 @@ import {
   trainTokenRoleFilter,
 } from "../../prune/train-token-roles.js";
 import { choiceOption, numberOption, UsageError } from "../args.js";
-import type { FilterKind } from "./kind.js";
+import type { FilterKind, FilterTrainContext } from "./kind.js";
 
 /** Parses --costs (a grid "C1:C2,…") or returns the default. */
 export function costsOption(
@@ -24,6 +24,26 @@ export function costsOption(
   return grid;
 }
 
+/** The SVM learner of a filter kind, from --loss and --eps, logging each training run. */
+export function svmOption(kind: string, ctx: FilterTrainContext) {
+  const v = ctx.values as Record<string, string | undefined>;
+  return makeSvmLearner({
+    loss: choiceOption("filter", "loss", v.loss, ["l1", "l2"] as const, "l1"),
+    eps: numberOption("filter", "eps", v.eps, 0.1, { min: 1e-6 }),
+    onTrained: (r) =>
+      ctx.log(
+        `${kind}: SVM on ${r.rows} examples: ${r.iterations} passes${r.converged ? "" : " (not converged)"}, ${r.seconds.toFixed(1)} s`,
+      ),
+  });
+}
+
+/** Options every SVM-trained kind takes. */
+export const SVM_OPTIONS = { loss: { type: "string" }, eps: { type: "string" } } as const;
+
+/** Usage line of `SVM_OPTIONS`. */
+export const SVM_USAGE =
+  "          --loss l1|l2 (SVM hinge or squared hinge, default l1)  --eps E (SVM tolerance, default 0.1)";
+
 const fmt = (c: readonly { c1: number; c2: number }[]) => c.map((x) => `${x.c1}:${x.c2}`).join(",");
 
 /** `--kind linear`: the token-role filter of Bergsma & Cherry (2010, §4.3), after the --after passes (e.g. rules). */
@@ -37,12 +57,14 @@ export const linearKind: FilterKind = {
     coverage: { type: "string" },
     levels: { type: "string" },
     "cross-root": { type: "string" },
+    ...SVM_OPTIONS,
   },
   usage: `  linear: --tags upos|xpos|auto  --bits B (log2 hashed features, default 18)
           --costs C1:C2,… (SVM cost grid, default ${fmt(DEFAULT_ROLE_COSTS)})
           --coverage P (dev coverage target of the whole cascade, %, default 99.7)
           --levels L,… (candidate losses per decision, % of dev gold arcs, default ${DEFAULT_ROLE_LEVELS.join(",")})
-          --cross-root yes|no (a detected root also removes arcs crossing it; default yes)`,
+          --cross-root yes|no (a detected root also removes arcs crossing it; default yes)
+${SVM_USAGE}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
     if (ctx.dev === undefined)
@@ -56,7 +78,7 @@ export const linearKind: FilterKind = {
         );
     }
     const r = trainTokenRoleFilter(ctx.train, ctx.dev, ctx.vocab, {
-      learner: svmLearner,
+      learner: svmOption("linear", ctx),
       tags: choiceOption("filter", "tags", v.tags, ["upos", "xpos", "auto"] as const, "auto"),
       bits: numberOption("filter", "bits", v.bits, 18, { integer: true, min: 8, max: 24 }),
       costs: costsOption("linear", v.costs, DEFAULT_ROLE_COSTS),

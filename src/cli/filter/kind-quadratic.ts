@@ -1,7 +1,6 @@
-import { svmLearner } from "../../prune/svm-learner.js";
 import { DEFAULT_QUADRATIC_COSTS, trainQuadraticFilter } from "../../prune/train-quadratic.js";
 import { choiceOption, numberOption, UsageError } from "../args.js";
-import { costsOption } from "./kind-linear.js";
+import { costsOption, SVM_OPTIONS, SVM_USAGE, svmOption } from "./kind-linear.js";
 import type { FilterKind } from "./kind.js";
 
 /** `--kind quadratic`: the arc filter of Bergsma & Cherry (2010, §4.4), after the --after passes (rules + linear). */
@@ -15,11 +14,13 @@ export const quadraticKind: FilterKind = {
     costs: { type: "string" },
     coverage: { type: "string" },
     "dist-scale": { type: "string" },
+    ...SVM_OPTIONS,
   },
   usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
           --costs C1:C2,… (SVM cost grid, default ${DEFAULT_QUADRATIC_COSTS.map((x) => `${x.c1}:${x.c2}`).join(",")})
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
-          --dist-scale S (distance features are (h-m)/S, default 10)`,
+          --dist-scale S (distance features are (h-m)/S, default 10)
+${SVM_USAGE}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
     if (ctx.dev === undefined)
@@ -29,7 +30,7 @@ export const quadraticKind: FilterKind = {
     if (ctx.prefix.empty)
       ctx.log("quadratic: no --after passes: training on every arc (the paper runs it after rules + linear)");
     const r = trainQuadraticFilter(ctx.train, ctx.dev, ctx.vocab, {
-      learner: svmLearner,
+      learner: svmOption("quadratic", ctx),
       tags: choiceOption("filter", "tags", v.tags, ["upos", "xpos", "auto"] as const, "auto"),
       bits: numberOption("filter", "bits", v.bits, 20, { integer: true, min: 8, max: 26 }),
       costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
