@@ -5,7 +5,9 @@ import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cas
 import { LENVINE_KIND, LenVinePruner } from "./len-vine.js";
 import { PosRulesPruner, RULES_KIND } from "./pos-rules.js";
 import type { ArcPruner } from "./pruner.js";
+import { QUADRATIC_KIND, QuadraticFilter } from "./quadratic-filter.js";
 import { TAGVINE_KIND, TagVinePruner } from "./tag-vine.js";
+import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 import { TOPK_KIND, TopKPruner } from "./top-k.js";
 
 /** What a pass may bind to when it is loaded inside a parser model (e.g. the parser's first-order weights). */
@@ -15,7 +17,14 @@ export interface PrunerContext {
 }
 
 /** The kinds of pruning pass this version can load. */
-export const PRUNER_KINDS: readonly string[] = [TOPK_KIND, LENVINE_KIND, TAGVINE_KIND, RULES_KIND];
+export const PRUNER_KINDS: readonly string[] = [
+  TOPK_KIND,
+  LENVINE_KIND,
+  TAGVINE_KIND,
+  RULES_KIND,
+  LINEAR_KIND,
+  QUADRATIC_KIND,
+];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
 export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): ArcPruner {
@@ -28,6 +37,10 @@ export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerConte
       return TagVinePruner.fromModelData(m, file);
     case RULES_KIND:
       return PosRulesPruner.fromModelData(m, file);
+    case LINEAR_KIND:
+      return TokenRoleFilter.fromModelData(m, file);
+    case QUADRATIC_KIND:
+      return QuadraticFilter.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",
