@@ -52,7 +52,13 @@ const STAGES: Stage[] = [
     values: {},
     sweep: ["99", "99.5", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
   },
-  { label: "Rules", kind: "rules", after: null, values: {}, sweep: [] },
+  {
+    label: "Rules",
+    kind: "rules",
+    after: null,
+    values: {},
+    sweep: ["99.5", "99.7", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
+  },
   { label: "Rules+Linear", kind: "linear", after: "Rules", values: {}, sweep: [] },
   { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear", values: {}, sweep: [] },
 ];
@@ -99,7 +105,8 @@ function taggedData(
 
 /**
  * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,figure2,table7]
- * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]`.
+ * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
+ * [--rows LABELS]` (--rows: only these Table 4 rows, e.g. Len-Vine,Tag-Vine,Rules).
  * T: training data with predicted (jack-knifed) tags, D: dev with predicted tags and gold heads
  * (default: made once and cached in out/cache/<tb>/).
  */
@@ -118,6 +125,7 @@ export const experiment: Experiment = {
       "train-filters": { type: "string" },
       orders: { type: "string" },
       "train-limit": { type: "string" },
+      rows: { type: "string" },
     });
     const tb = values.tb ?? "en_ewt";
     const parts = new Set((values.parts ?? "table4,figure2,table7").split(","));
@@ -125,6 +133,7 @@ export const experiment: Experiment = {
     const reps = numberOption("filters", "reps", values.reps, 5, { integer: true, min: 1 });
     const limit = numberOption("filters", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
     const orders = (values.orders ?? "1,2").split(",").map(Number);
+    const wanted = values.rows === undefined ? null : new Set(values.rows.split(","));
     ctx.note(ctx.header());
     const data =
       values.train !== undefined && values.dev !== undefined
@@ -155,6 +164,7 @@ export const experiment: Experiment = {
       return prefix.concat(passes);
     };
     for (const st of STAGES) {
+      if (wanted !== null && !wanted.has(st.label)) continue;
       const t0 = performance.now();
       const c = trainStage(st, {});
       if (c === null) {
