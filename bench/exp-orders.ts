@@ -17,7 +17,7 @@ import { parsePruned } from "../src/parser/pruned-parse.js";
 import { TopKPruner } from "../src/prune/top-k.js";
 import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
-import type { BenchContext, Experiment } from "./lib.js";
+import { type BenchContext, type Experiment, fitExponent } from "./lib.js";
 
 /** One timed pass (or the best of several) of a parser over a set of sentences. */
 interface Timing {
@@ -86,21 +86,6 @@ class ParserTiming {
       arcsKept: this.arcsKept,
     };
   }
-}
-
-/** Least-squares slope of log(time) on log(length) over length buckets: the empirical exponent k of time ∝ n^k. */
-function fitExponent(lengths: number[], times: number[]): number {
-  const xs = lengths.map(Math.log);
-  const ys = times.map(Math.log);
-  const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < xs.length; i++) {
-    num += (xs[i]! - mx) * (ys[i]! - my);
-    den += (xs[i]! - mx) ** 2;
-  }
-  return den === 0 ? Number.NaN : num / den;
 }
 
 /** `npm run bench -- orders [--tb en_ewt] [--epochs 10] [--k 10] [--train-limit N] [--max-len-3 L]`. */

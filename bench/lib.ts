@@ -355,3 +355,18 @@ export function parseWithTags(
   }
   return { scores: ev.scores(), seconds };
 }
+
+/** Least-squares slope of log(y) on log(x): the empirical exponent k of y ∝ x^k. */
+export function fitExponent(xs: readonly number[], ys: readonly number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i]! - mx) * (ly[i]! - my);
+    den += (lx[i]! - mx) ** 2;
+  }
+  return den === 0 ? Number.NaN : num / den;
+}

@@ -17,6 +17,9 @@ import { writeBundle } from "../src/pipeline/bundle.js";
 import { jackknifeParallel } from "../src/tagger/jackknife.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
+import { VineparseError } from "../src/errors.js";
+import { checkWritable } from "../src/util/atomic-write.js";
+import { removeTempFilesOnSignals } from "../src/util/temp-files.js";
 import { readWordVectors } from "../src/vectors/word-vectors.js";
 import { GLOVE_PACKAGE, loadGlove } from "./glove.js";
 
@@ -57,6 +60,15 @@ const order = Number(values.order ?? 2);
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
 if (order !== 1 && order !== 2) throw new Error("--order must be 1 or 2");
 const log = (s: string) => process.stderr.write(`${s}\n`);
+// Check the output before hours of work; Ctrl-C / SIGTERM remove a half-written model (exit 130 / 143).
+try {
+  checkWritable(out);
+} catch (e) {
+  if (!(e instanceof VineparseError)) throw e;
+  log(`build-model: ${e.message}`);
+  process.exit(1);
+}
+removeTempFilesOnSignals();
 const t0 = Date.now();
 const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(0)} s`;
 

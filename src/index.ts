@@ -25,12 +25,51 @@ export { Vocab, Vocabularies } from "./corpus/vocab.js";
 export { enumerateTrees } from "./decode/brute-force.js";
 export { ChuLiuEdmondsDecoder } from "./decode/chu-liu-edmonds.js";
 export { EisnerDecoder } from "./decode/eisner.js";
-export { EisnerMaxMarginals, type MaxMarginals } from "./decode/eisner-max-marginals.js";
+export {
+  EisnerMaxMarginals,
+  type FirstOrderWitnessCounts,
+  type MaxMarginals,
+} from "./decode/eisner-max-marginals.js";
+export { EisnerWitnessCounts, type FirstOrderWitnesses } from "./decode/eisner-witness-counts.js";
+export { DEAD_ITEM, MaxPlusHypergraph, UNIT_ITEM } from "./decode/max-plus-hypergraph.js";
+export {
+  alphaThreshold,
+  firstOrderPruneMask,
+  meanMaxMarginal,
+  vinePruneMask,
+  vineThreshold,
+} from "./decode/max-marginal-pruning.js";
 export { createFirstOrderDecoder, FIRST_ORDER_DECODERS } from "./decode/first-order-factory.js";
 export { grandSiblingParts, scoreGrandSiblingTree, scoreSiblingTree, siblingParts } from "./decode/parts.js";
 export type * from "./decode/parts-types.js";
 export { SecondOrderDecoder } from "./decode/second-order.js";
+export {
+  SiblingMaxMarginals,
+  type SiblingMaxMarginalOptions,
+  type SiblingMaxMarginalsResult,
+  type SiblingWitnessCounts,
+} from "./decode/sibling-max-marginals.js";
 export { ThirdOrderDecoder } from "./decode/third-order.js";
+export {
+  type VineMaxMarginals,
+  type VineOptions,
+  type VineParse,
+  VineParser,
+  type VineScoreArrays,
+  type VineWitnessCounts,
+} from "./decode/vine-parser.js";
+export {
+  isVineStructure,
+  toVineStructure,
+  VINE_LEFT,
+  VINE_RIGHT,
+  VineScores,
+  vineShortIndex,
+  vineSlot,
+  vineSlotHead,
+  vineStructureScore,
+  vineTree,
+} from "./decode/vine-structure.js";
 export type {
   DecodeResult,
   FirstOrderDecoder,
@@ -200,3 +239,21 @@ export {
 export { principalComponents, readWordVectors, VECTORS_KIND, WordVectors } from "./vectors/word-vectors.js";
 export { AtomicWriter, writeFileAtomic } from "./util/atomic-write.js";
 export { Rng } from "./util/rng.js";
+// Reliability (issue #13): streaming raw text, strict UTF-8, safe outputs, training-data checks.
+export { checkParserTrainingData, checkTaggerTrainingData } from "./corpus/training-data.js";
+export { fromModelContent } from "./model/model-file.js";
+export { parseTextStream, type StreamTextOptions } from "./pipeline/parse-stream.js";
+export { segmentStream, type StreamSegmentOptions, type StreamSentence } from "./pipeline/text-stream.js";
+export { checkWritable, type OutputTarget, outputTarget } from "./util/atomic-write.js";
+export { removeTempFilesOnSignals } from "./util/temp-files.js";
+export { decodeUtf8, readUtf8Chunks, Utf8StreamDecoder } from "./util/utf8.js";
+export {
+  type LinearSvmOptions,
+  type LinearSvmResult,
+  rowDot,
+  type SvmLoss,
+  svmDualObjective,
+  svmPrimalObjective,
+  trainLinearSvm,
+} from "./learn/linear-svm.js";
+export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";

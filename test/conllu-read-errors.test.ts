@@ -132,14 +132,38 @@ test("CRLF line endings: a '\\r' line ends a sentence", () => {
   assert.deepEqual(Array.from(read[0]!.heads), [-1, 0, 1]);
 });
 
-test("a UTF-8 byte-order mark at the start of a file is accepted and survives round-trip", () => {
-  const parse = parseConllu;
-  const format = formatSentence;
-  const text = "\uFEFF1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n";
-  const rs = [...parse(text, "bom.conllu")];
+test("a UTF-8 byte-order mark at the start of a file is dropped, also before a comment (issue #13)", () => {
+  const row = "1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_";
+  const rs = [...parseConllu(`\uFEFF${row}\n\n`, "bom.conllu")];
   assert.equal(rs.length, 1);
   assert.equal(rs[0]!.sentence.words[0]![1], "Hi");
-  assert.equal(format(rs[0]!.sentence), text);
-  const withComment = "\uFEFF# sent_id = 1\n1\tHi\thi\tINTJ\tUH\t_\t0\troot\t_\t_\n\n";
-  assert.equal(format([...parse(withComment)][0]!.sentence), withComment);
+  assert.equal(formatSentence(rs[0]!.sentence), `${row}\n\n`);
+  // Before a comment line the mark used to be copied to the output, which the official scorer rejects.
+  const withComment = `\uFEFF# sent_id = 1\n${row}\n\n`;
+  const out = formatSentence([...parseConllu(withComment)][0]!.sentence);
+  assert.equal(out, `# sent_id = 1\n${row}\n\n`);
+  assert.equal(out.includes("\uFEFF"), false);
+});
+
+// Strict checks (issue #13): what UD's validator and the official scorer reject, named by line, when
+// reading training or gold data; lenient for input to parse.
+
+test("strict: a second root is an error at its line; lenient mode accepts it", () => {
+  const text = GOOD + ["# c", w(1, 0), w(2, 0), w(3, 2)].join("\n") + "\n";
+  expectError(text, "conllu-roots", 8, /second word with HEAD 0/);
+  assert.equal([...parseConllu(text, "t.conllu", { strict: false })].length, 2);
+  assert.equal([...parseConllu(text, "t.conllu", { requireTree: false })].length, 2);
+});
+
+test("strict: an empty FORM is an error at its line", () => {
+  const text = GOOD + [w(1, 0), w(2, 1, "")].join("\n") + "\n";
+  expectError(text, "conllu-form", 7, /empty FORM/);
+  assert.equal([...parseConllu(text, "t.conllu", { strict: false })].length, 2);
+});
+
+test("strict: a comment inside a sentence is an error at its line", () => {
+  const text = GOOD + ["# ok here", w(1, 0), "# not here", w(2, 1)].join("\n") + "\n";
+  expectError(text, "conllu-comment", 8, /comment inside a sentence/);
+  const lenient = [...parseConllu(text, "t.conllu", { requireTree: false })];
+  assert.equal(lenient[1]!.sentence.lines[2], "# not here");
 });

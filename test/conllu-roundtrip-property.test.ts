@@ -6,7 +6,7 @@ import { after, test } from "node:test";
 import { parseConllu, readConlluFile, streamConllu } from "../src/conllu/read.js";
 import { formatSentence } from "../src/conllu/write.js";
 import { Rng } from "../src/util/rng.js";
-import { sharedUd, randomHeads } from "./helpers.js";
+import { randomHeads, sharedUd, singleRooted } from "./helpers.js";
 
 /** Options of `randomConllu`. */
 export interface RandomConlluOptions {
@@ -46,7 +46,7 @@ export function randomConllu(rng: Rng, opts: RandomConlluOptions): string {
   const out: string[] = [];
   for (let s = 0; s < opts.sentences; s++) {
     const n = 1 + rng.int(maxLength);
-    const heads = randomHeads(rng, n);
+    const heads = singleRooted(randomHeads(rng, n));
     const nComments = rng.int(4);
     for (let c = 0; c < nComments; c++) out.push(pick(rng, COMMENTS) + (rng.int(2) === 0 ? String(s) : ""));
     let i = 1;

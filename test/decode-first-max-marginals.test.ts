@@ -113,3 +113,77 @@ test("max-marginals reuse a caller's buffer and handle n = 0 and larger sentence
   assert.equal(none.best, NEG);
   assert.ok(none.marginals.every((v) => v === NEG));
 });
+
+for (const singleRoot of [true, false]) {
+  test(`Eisner witness counts (singleRoot=${singleRoot}) equal the arcs of every arc's best tree, by brute force`, () => {
+    const rng = new Rng(singleRoot ? 61 : 62);
+    const mm = new EisnerMaxMarginals({ singleRoot });
+    let checked = 0;
+    for (let n = 1; n <= 7; n++) {
+      const count = n <= 4 ? 25 : n === 5 ? 12 : n === 6 ? 5 : 2;
+      for (let t = 0; t < count; t++) {
+        const size = n + 1;
+        const scores = randomScores(rng, n, false);
+        let mask: ArcMask | null = null;
+        if (t % 2 === 1) {
+          mask = ArcMask.full(n);
+          const p = 0.35 + 0.5 * rng.next();
+          for (let h = 0; h <= n; h++)
+            for (let m = 1; m <= n; m++) if (h !== m && rng.next() >= p) mask.remove(h, m);
+        }
+        // Best tree containing each arc (continuous scores: unique).
+        const best = new Float64Array(size * size).fill(NEG);
+        const witness: (Int32Array | null)[] = new Array(size * size).fill(null);
+        for (const heads of enumerateTrees(n, { mask, singleRoot, projective: true })) {
+          let s = 0;
+          for (let m = 1; m <= n; m++) s += scores[heads[m]! * size + m]!;
+          for (let m = 1; m <= n; m++) {
+            const a = heads[m]! * size + m;
+            if (s > best[a]!) {
+              best[a] = s;
+              witness[a] = heads;
+            }
+          }
+        }
+        const want = new Int32Array(size * size);
+        let witnesses = 0;
+        for (const tree of witness) {
+          if (tree === null) continue;
+          witnesses++;
+          for (let m = 1; m <= n; m++) want[tree[m]! * size + m]!++;
+        }
+        mm.compute(n, scores, mask);
+        const got = mm.witnessCounts();
+        const ctx = `n=${n} t=${t}`;
+        assert.equal(got.witnesses, witnesses, ctx);
+        assert.deepEqual(Array.from(got.arcs.subarray(0, size * size)), Array.from(want), ctx);
+        checked++;
+      }
+    }
+    assert.ok(checked > 100);
+  });
+}
+
+test("Eisner witness counts with ties: n arcs per witness, each arc in its own witness", () => {
+  const rng = new Rng(63);
+  for (const singleRoot of [true, false]) {
+    const mm = new EisnerMaxMarginals({ singleRoot });
+    for (let t = 0; t < 40; t++) {
+      const n = 2 + rng.int(30);
+      const size = n + 1;
+      const r = mm.compute(n, randomScores(rng, n, true), null);
+      const got = mm.witnessCounts();
+      let total = 0;
+      let finite = 0;
+      for (let a = 0; a < size * size; a++) {
+        total += got.arcs[a]!;
+        if (r.marginals[a]! > NEG) {
+          finite++;
+          assert.ok(got.arcs[a]! >= 1);
+        }
+      }
+      assert.equal(got.witnesses, finite);
+      assert.equal(total, finite * n);
+    }
+  }
+});

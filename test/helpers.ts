@@ -30,3 +30,14 @@ export function randomHeads(rng: Rng, n: number): Int32Array {
   }
   return heads;
 }
+
+/** Makes a tree single-rooted (UD): every further child of the root is re-attached to the first one. */
+export function singleRooted(heads: Int32Array): Int32Array {
+  let first = 0;
+  for (let m = 1; m < heads.length; m++) {
+    if (heads[m] !== 0) continue;
+    if (first === 0) first = m;
+    else heads[m] = first;
+  }
+  return heads;
+}

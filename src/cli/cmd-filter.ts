@@ -3,6 +3,7 @@ import { Vocabularies } from "../corpus/vocab.js";
 import { round } from "../eval/percent.js";
 import { formatTable } from "../eval/table.js";
 import { writeModelFile } from "../model/model-file.js";
+import { checkWritable } from "../util/atomic-write.js";
 import type { DependencyParser } from "../parser/types.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { PruningCascade } from "../prune/cascade.js";
@@ -93,6 +94,7 @@ async function train(args: string[]): Promise<number> {
   const v = values as Record<string, string | boolean | undefined>;
   const trainPath = requireOption("filter train", "train", v.train as string | undefined);
   const out = requireOption("filter train", "out", v.out as string | undefined);
+  checkWritable(out);
   const quiet = v.quiet === true;
   const log = (s: string) => {
     if (!quiet) process.stderr.write(s + "\n");

@@ -1,10 +1,12 @@
-import { readFileSync } from "node:fs";
-import { readText, streamConllu } from "../conllu/read.js";
+import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
+import { noTaggerError } from "../pipeline/no-tagger.js";
+import { parseTextStream } from "../pipeline/parse-stream.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
 import { resolvePruneSpec } from "../prune/spec.js";
-import { AtomicWriter } from "../util/atomic-write.js";
+import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
+import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
@@ -90,10 +92,13 @@ export const command: Command = {
         "parse: give exactly one of --input FILE, --text TEXT or --raw (see --help)",
       );
     }
+    checkWritable(values.output ?? "-");
     const t0 = process.hrtime.bigint();
     const pipeline = loadPipeline(values.model);
     if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    const raw = values.text !== undefined || values.raw === true;
+    if (pipeline.tagger === null && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
     const render = format === "tree" ? toTreeText : toConllu;
     let sentences = 0;
@@ -107,12 +112,11 @@ export const command: Command = {
       if (a.fallback) fallbacks++;
     };
     try {
-      if (values.text !== undefined || values.raw === true) {
-        const text =
-          values.text ??
-          (rawPath === undefined || rawPath === "-" ? readFileSync(0, "utf8") : readText(rawPath));
+      if (raw) {
+        // Read, split, parse and write as the text arrives: memory stays flat, output starts at once.
+        const source = values.text !== undefined ? [values.text] : readUtf8Chunks(rawPath ?? "-");
         start = process.hrtime.bigint();
-        for (const a of pipeline.parseText(text, {
+        for await (const a of parseTextStream(pipeline, source, {
           newlineBoundary: values["newline-breaks"] === true,
           maxWords,
         }))

@@ -1,12 +1,15 @@
 import { availableParallelism } from "node:os";
 import { type ReadOptions, type ReadSentence, streamConllu } from "../conllu/read.js";
 import { formatSentence } from "../conllu/write.js";
+import { checkTaggerTrainingData } from "../corpus/training-data.js";
+import { VineparseError } from "../errors.js";
 import { readModelFile } from "../model/model-file.js";
 import { taggerFromModelData } from "../pipeline/bundle.js";
 import { jackknifeParallel } from "../tagger/jackknife.js";
 import { readWordVectors, type WordVectors } from "../vectors/word-vectors.js";
+import { taggedSentence } from "../tagger/tagged-sentence.js";
 import { toAnnotation } from "../tagger/tagger.js";
-import { AtomicWriter } from "../util/atomic-write.js";
+import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
@@ -55,6 +58,7 @@ export const command: Command = {
       "skip-invalid": { type: "boolean" },
     });
     const input = requireOption("tag", "input", values.input);
+    checkWritable(values.output ?? "-");
     const readOpts: ReadOptions = {
       requireTree: false,
       onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
@@ -123,7 +127,17 @@ async function runJackknife(
   },
 ): Promise<number> {
   const read: ReadSentence[] = [];
-  for await (const r of streamConllu(input, readOpts)) read.push(r);
+  for await (const r of streamConllu(input, { ...readOpts, strict: true })) read.push(r);
+  checkTaggerTrainingData(
+    read.map((r) => taggedSentence(r.sentence)),
+    input === "-" ? "<stdin>" : input,
+  );
+  if (read.length < o.k)
+    throw new VineparseError(
+      "no-training-data",
+      `--jackknife ${o.k} needs at least ${o.k} sentences, found ${read.length}`,
+      input === "-" ? "<stdin>" : input,
+    );
   const start = performance.now();
   const tags = await jackknifeParallel(
     read.map((r) => r.sentence),
@@ -169,6 +183,7 @@ function printSummary(
     seconds: Number(s.seconds.toFixed(3)),
     tokensPerSecond: s.seconds > 0 ? Math.round(s.tokens / s.seconds) : 0,
     loadSeconds: Number(s.loadSeconds.toFixed(3)),
+    maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
   };
   if (json) process.stderr.write(JSON.stringify(summary) + "\n");
   else

@@ -1,6 +1,8 @@
 import { readConlluFile } from "../conllu/read.js";
+import { checkTaggerTrainingData } from "../corpus/training-data.js";
 import { type TaggedSentence, taggedSentence } from "../tagger/tagged-sentence.js";
 import { Tagger } from "../tagger/tagger.js";
+import { checkWritable } from "../util/atomic-write.js";
 import { readWordVectors } from "../vectors/word-vectors.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -30,7 +32,7 @@ options:
 `;
 
 function load(path: string): TaggedSentence[] {
-  return readConlluFile(path, { requireTree: false }).map((r) => taggedSentence(r.sentence));
+  return readConlluFile(path, { requireTree: false, strict: true }).map((r) => taggedSentence(r.sentence));
 }
 
 /** `vineparse tagger train`: trains a PoS tagger. */
@@ -56,6 +58,7 @@ export const command: Command = {
     });
     const trainPath = requireOption("tagger train", "train", values.train);
     const outPath = requireOption("tagger train", "out", values.out);
+    checkWritable(outPath);
     const epochs = numberOption("tagger train", "epochs", values.epochs, 8, { min: 1, integer: true });
     const seed = numberOption("tagger train", "seed", values.seed, 1, { integer: true });
     const mode = choiceOption("tagger train", "mode", values.mode, ["joint", "separate"] as const, "joint");
@@ -74,6 +77,7 @@ export const command: Command = {
     const beam = numberOption("tagger train", "beam", values.beam, 1, { min: 1, integer: true });
     const vectors = values.vectors === undefined ? null : readWordVectors(values.vectors);
     const train = load(trainPath);
+    checkTaggerTrainingData(train, trainPath);
     const dev = values.dev === undefined ? undefined : load(values.dev);
     let tokens = 0;
     for (const s of train) tokens += s.words.length;

@@ -1,4 +1,5 @@
 import { loadCorpus } from "../corpus/load.js";
+import { checkParserTrainingData } from "../corpus/training-data.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import { VineparseError } from "../errors.js";
 import { round } from "../eval/percent.js";
@@ -10,6 +11,7 @@ import { PruningCascade } from "../prune/cascade.js";
 import { loadCascade } from "../prune/load-pruner.js";
 import type { ArcPruner } from "../prune/pruner.js";
 import { parsePruneSpec } from "../prune/spec.js";
+import { checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 
@@ -90,6 +92,7 @@ export const command: Command = {
     });
     const trainPath = requireOption("train", "train", values.train);
     const out = requireOption("train", "out", values.out);
+    checkWritable(out);
     const order = numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 3 });
     const decoder = choiceOption("train", "decoder", values.decoder, ["eisner", "mst"] as const, "eisner");
     const algorithm = choiceOption(
@@ -168,6 +171,7 @@ export const command: Command = {
     };
     const vocab = new Vocabularies();
     const train = loadCorpus(trainPath, vocab, readOpts).sentences;
+    checkParserTrainingData(train, vocab, trainPath);
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
       `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,

@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
+import { removeTempFilesOnSignals } from "../util/temp-files.js";
 import type { Command } from "./command.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,12 +53,27 @@ async function main(argv: string[]): Promise<number> {
   return cmd.run(rest);
 }
 
+/** Exit status of a run whose output was closed by its reader (as if killed by SIGPIPE). */
+const OUTPUT_CLOSED = 141;
+
+// Ctrl-C / SIGTERM remove any half-written output file (exit 130 / 143).
+removeTempFilesOnSignals();
+// A reader that goes away (`vineparse ... | head -1`) ends the run quietly.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(OUTPUT_CLOSED);
+    throw e;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    if (err instanceof VineparseError) {
+    if (err instanceof VineparseError && err.code === "output-closed") {
+      process.exitCode = OUTPUT_CLOSED;
+    } else if (err instanceof VineparseError) {
       process.stderr.write(`vineparse: ${err.message}\n`);
       process.exitCode = 1;
     } else if (

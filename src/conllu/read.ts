@@ -1,7 +1,7 @@
-import { createReadStream } from "node:fs";
 import { VineparseError } from "../errors.js";
 import { readFileBytes } from "../util/read-file.js";
-import type { ConlluSentence } from "./types.js";
+import { decodeUtf8, readUtf8Chunks } from "../util/utf8.js";
+import { type ConlluSentence, FORM } from "./types.js";
 import { rowKind, validateTree } from "./validate.js";
 
 /** How the reader treats input. */
@@ -12,6 +12,12 @@ export interface ReadOptions {
   onInvalid?: "abort" | "skip";
   /** Receives the error of every skipped sentence. */
   onWarning?: (err: VineparseError) => void;
+  /**
+   * Also check what UD's validator and the official scorer reject: more than one word with HEAD 0,
+   * an empty FORM, a comment line after a sentence's first word line. Default: the value of
+   * `requireTree` (so training and gold data are checked; input to parse or tag is read leniently).
+   */
+  strict?: boolean;
 }
 
 /** A parsed block together with its validated heads. */
@@ -28,22 +34,37 @@ class BlockBuilder {
   private wordLine: number[] = [];
   private startLine = 0;
   private error: VineparseError | null = null;
+  private rows = 0;
+  private readonly strict: boolean;
 
   constructor(
     private readonly file: string,
     private readonly opts: ReadOptions,
-  ) {}
+  ) {
+    this.strict = opts.strict ?? opts.requireTree ?? true;
+  }
 
   /** Feeds one line (without its newline); returns a finished sentence at a blank line. */
   push(line: string, lineNo: number): ReadSentence | null {
+    // A byte-order mark at the start of the input is dropped (the official scorer rejects it).
+    if (lineNo === 1 && line.charCodeAt(0) === 0xfeff) line = line.slice(1);
     if (line.length === 0 || line === "\r") return this.flush();
     if (this.lines.length === 0) this.startLine = lineNo;
     const idx = this.lines.length;
     this.lines.push(line);
-    // A byte-order mark on the first line is kept verbatim (exact round-trip) but not parsed.
-    const text = lineNo === 1 && line.charCodeAt(0) === 0xfeff ? line.slice(1) : line;
-    if (this.error !== null || text.charCodeAt(0) === 35 /* # */) return null;
-    const cols = text.split("\t");
+    if (this.error !== null) return null;
+    if (line.charCodeAt(0) === 35 /* # */) {
+      if (this.strict && this.rows > 0)
+        this.error = new VineparseError(
+          "conllu-comment",
+          "comment inside a sentence (comments go before its first word line)",
+          this.file,
+          lineNo,
+        );
+      return null;
+    }
+    this.rows++;
+    const cols = line.split("\t");
     try {
       if (cols.length !== 10) {
         throw new VineparseError(
@@ -53,6 +74,8 @@ class BlockBuilder {
           lineNo,
         );
       }
+      if (this.strict && cols[FORM] === "")
+        throw new VineparseError("conllu-form", "empty FORM", this.file, lineNo);
       if (rowKind(cols[0]!, this.file, lineNo) === "word") {
         this.words.push(cols);
         this.wordLine.push(idx);
@@ -79,13 +102,14 @@ class BlockBuilder {
     this.words = [];
     this.wordLine = [];
     this.error = null;
+    this.rows = 0;
     let heads: Int32Array | null = null;
     if (err === null) {
       if (sentence.words.length === 0) {
         err = new VineparseError("conllu-empty", "sentence has no words", this.file, sentence.startLine);
       } else {
         try {
-          heads = validateTree(sentence, this.opts.requireTree ?? true);
+          heads = validateTree(sentence, this.opts.requireTree ?? true, this.strict);
         } catch (e) {
           if (!(e instanceof VineparseError)) throw e;
           err = e;
@@ -127,38 +151,28 @@ export function readConlluFile(path: string, opts: ReadOptions = {}): ReadSenten
   return [...parseConllu(readText(path), path, opts)];
 }
 
-/** Reads a file as UTF-8, turning a missing/unreadable file into a clear VineparseError. */
+/** Reads a file as strict UTF-8 ("FILE:LINE: invalid UTF-8"), turning a missing/unreadable file into a clear VineparseError. */
 export function readText(path: string): string {
-  return readFileBytes(path).toString("utf8");
+  return decodeUtf8(readFileBytes(path), path);
 }
 
 /** Streams CoNLL-U sentences from a file ("-" = stdin) without reading it all into memory. */
 export async function* streamConllu(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadSentence> {
   const name = path === "-" ? "<stdin>" : path;
-  const input =
-    path === "-" ? process.stdin : createReadStream(path, { encoding: "utf8", highWaterMark: 1 << 20 });
-  if (path === "-") process.stdin.setEncoding("utf8");
   const b = new BlockBuilder(name, opts);
   let rest = "";
   let lineNo = 1;
-  try {
-    for await (const chunk of input as AsyncIterable<string>) {
-      const text = rest + chunk;
-      let start = 0;
-      let end = text.indexOf("\n", start);
-      while (end >= 0) {
-        const r = b.push(text.slice(start, end), lineNo++);
-        if (r !== null) yield r;
-        start = end + 1;
-        end = text.indexOf("\n", start);
-      }
-      rest = text.slice(start);
+  for await (const chunk of readUtf8Chunks(path, 1 << 20)) {
+    const text = rest + chunk;
+    let start = 0;
+    let end = text.indexOf("\n", start);
+    while (end >= 0) {
+      const r = b.push(text.slice(start, end), lineNo++);
+      if (r !== null) yield r;
+      start = end + 1;
+      end = text.indexOf("\n", start);
     }
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new VineparseError("no-file", "no such file", name);
-    if (code === "EISDIR") throw new VineparseError("no-file", "is a directory, not a file", name);
-    throw e;
+    rest = text.slice(start);
   }
   if (rest.length > 0) {
     const r = b.push(rest, lineNo);

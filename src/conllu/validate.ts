@@ -23,10 +23,11 @@ export function rowKind(id: string, file: string, line: number): RowKind {
 
 /**
  * Checks the basic tree of a sentence: IDs 1..n in order, every HEAD an integer in 0..n (or "_" when
- * `requireTree` is false), and — when all heads are present — a single connected tree without cycles.
- * Returns the heads (index 0 = -1; -1 also for a missing head).
+ * `requireTree` is false), and — when all heads are present — a single connected tree without cycles;
+ * with `singleRoot`, also that only one word has HEAD 0 (UD). Returns the heads (index 0 = -1; -1
+ * also for a missing head).
  */
-export function validateTree(s: ConlluSentence, requireTree: boolean): Int32Array {
+export function validateTree(s: ConlluSentence, requireTree: boolean, singleRoot = false): Int32Array {
   const n = s.words.length;
   const heads = new Int32Array(n + 1);
   heads[0] = -1;
@@ -75,7 +76,18 @@ export function validateTree(s: ConlluSentence, requireTree: boolean): Int32Arra
   const state = new Uint8Array(n + 1); // 0 unvisited, 1 on current path, 2 done
   state[0] = 2;
   let roots = 0;
-  for (let i = 1; i <= n; i++) if (heads[i] === 0) roots++;
+  for (let i = 1; i <= n; i++) {
+    if (heads[i] !== 0) continue;
+    roots++;
+    if (singleRoot && roots === 2) {
+      throw new VineparseError(
+        "conllu-roots",
+        `a second word with HEAD 0 (word ${i}; a tree has one root)`,
+        s.file,
+        s.startLine + s.wordLine[i - 1]!,
+      );
+    }
+  }
   if (roots === 0 && n > 0)
     throw new VineparseError("conllu-no-root", "no word has HEAD 0", s.file, s.startLine);
   for (let i = 1; i <= n; i++) {

@@ -20,6 +20,9 @@ export class Vocab {
   add(s: string): number {
     let id = this.ids.get(s);
     if (id === undefined) {
+      // Keep a copy of its own: a substring would keep the whole text it was cut from alive (V8
+      // sliced strings), so a long stream of input would pile up in memory.
+      s = (" " + s).slice(1);
       id = this.strings.length;
       this.ids.set(s, id);
       this.strings.push(s);

@@ -1,4 +1,6 @@
 import type { ArcMask } from "../mask/arc-mask.js";
+import { SetCellScanner } from "./arc-scan.js";
+import { SpanWindows } from "./span-windows.js";
 
 const NEG = Number.NEGATIVE_INFINITY;
 
@@ -6,8 +8,11 @@ const NEG = Number.NEGATIVE_INFINITY;
  * Reusable tables of Eisner's first-order projective algorithm and its inside (Viterbi) pass. All
  * tables are flat typed arrays indexed by head * (n + 1) + other end, so `inc[h * size + m]` is the
  * best incomplete span of arc h→m and `cmp[h * size + e]` the best complete span headed by h reaching
- * e (on either side); `cmpT` is `cmp` transposed so that every inner loop walks memory contiguously.
- * The tables grow to the largest sentence seen and are never shrunk.
+ * e (on either side); `cmpT` is `cmp` transposed. Only the spans that `windows` allows are visited (see
+ * `SpanWindows`), so a sparse mask costs far less than n³; cells of spans that were not visited hold
+ * stale values and are never read: a complete span C(h, e) is valid when e = h, e = n, e = 1, or e lies
+ * within h's window, and an incomplete span when its arc is usable. The tables grow to the largest
+ * sentence seen and are never shrunk.
  */
 export class EisnerChart {
   /** Largest n + 1 the tables can hold. */
@@ -24,14 +29,17 @@ export class EisnerChart {
   cmpBp = new Int32Array(0);
   /** 1 when arc h→m is usable (allowed and not -Infinity). */
   usable = new Uint8Array(0);
-  /** Usable right modifiers of h in increasing order: rightMods[h * size + k], k < rightCount[h]. */
-  rightMods = new Int32Array(0);
-  /** Number of usable right modifiers of each head. */
-  rightCount = new Int32Array(0);
-  /** Usable left modifiers of h in decreasing order: leftMods[h * size + k], k < leftCount[h]. */
-  leftMods = new Int32Array(0);
-  /** Number of usable left modifiers of each head. */
-  leftCount = new Int32Array(0);
+  /** Usable modifiers, grouped by (head, side) as in `SiblingIndex`, each group closest first. */
+  mods = new Int32Array(0);
+  /** Start of group 2h + side (0 = left, 1 = right) in `mods`. */
+  start = new Int32Array(0);
+  /** Length of group 2h + side. */
+  count = new Int32Array(0);
+  private readonly scanner = new SetCellScanner();
+  /** The spans the last `inside` visited. */
+  readonly windows = new SpanWindows();
+  /** First chart position of the last `inside`: 1 with a single root (attached at the end), else 0. */
+  lo = 0;
   /** Root child of the best single-rooted tree found by the last `inside` (-1 if none). */
   rootChild = -1;
 
@@ -48,10 +56,9 @@ export class EisnerChart {
     this.incBp = new Int32Array(cells);
     this.cmpBp = new Int32Array(cells);
     this.usable = new Uint8Array(cells);
-    this.rightMods = new Int32Array(cells);
-    this.leftMods = new Int32Array(cells);
-    this.rightCount = new Int32Array(cap);
-    this.leftCount = new Int32Array(cap);
+    this.mods = new Int32Array(cells - cap);
+    this.start = new Int32Array(2 * cap);
+    this.count = new Int32Array(2 * cap);
   }
 
   /**
@@ -64,8 +71,12 @@ export class EisnerChart {
     this.ensure(n);
     const size = n + 1;
     const lo = singleRoot ? 1 : 0;
-    this.index(n, scores, mask, lo);
-    fillSpans(
+    this.lo = lo;
+    const arcs = this.index(n, scores, mask, lo);
+    const w = this.windows;
+    if (arcs === n * n) w.setFull(n, lo);
+    else w.build(n, lo, this.mods, this.start, this.count);
+    (w.full ? fillFull : fillSpans)(
       n,
       lo,
       scores,
@@ -75,10 +86,13 @@ export class EisnerChart {
       this.incBp,
       this.cmpBp,
       this.usable,
-      this.rightMods,
-      this.rightCount,
-      this.leftMods,
-      this.leftCount,
+      this.mods,
+      this.start,
+      this.count,
+      w.hiR,
+      w.loL,
+      w.aMin,
+      w.full,
     );
     const cmp = this.cmp;
     const usable = this.usable;
@@ -102,39 +116,81 @@ export class EisnerChart {
     return n === 0 ? 0 : best;
   }
 
-  /** Marks usable arcs and lists each head's usable modifiers (rows lo..n; row 0 always marked). */
-  private index(n: number, scores: Float64Array, mask: ArcMask | null, lo: number): void {
+  /**
+   * Marks usable arcs and lists each head's usable modifiers (heads lo..n; row 0 always marked);
+   * returns the number of usable arcs (n² when every arc is).
+   */
+  private index(n: number, scores: Float64Array, mask: ArcMask | null, lo: number): number {
     const size = n + 1;
+    const cells = size * size;
     const usable = this.usable;
-    const bits = mask === null ? null : mask.bits;
-    if (bits !== null && mask!.n !== n) throw new Error(`Eisner: mask has ${mask!.n} tokens, sentence ${n}`);
+    const { mods, start, count } = this;
+    if (mask === null) {
+      for (let h = 0; h <= n; h++) {
+        const row = h * size;
+        usable[row] = 0;
+        for (let m = 1; m <= n; m++) {
+          const a = row + m;
+          usable[a] = m !== h && scores[a]! !== NEG ? 1 : 0;
+        }
+      }
+      let k = 0;
+      for (let h = 0; h <= n; h++) {
+        const row = h * size;
+        start[2 * h] = k;
+        if (h >= lo) for (let m = h - 1; m >= lo; m--) if (usable[row + m] === 1) mods[k++] = m;
+        count[2 * h] = k - start[2 * h]!;
+        start[2 * h + 1] = k;
+        if (h >= lo) for (let m = h + 1; m <= n; m++) if (usable[row + m] === 1) mods[k++] = m;
+        count[2 * h + 1] = k - start[2 * h + 1]!;
+      }
+      let arcs = k;
+      if (lo === 1) for (let m = 1; m <= n; m++) arcs += usable[m]!;
+      return arcs;
+    }
+    if (mask.n !== n) throw new Error(`Eisner: mask has ${mask.n} tokens, sentence ${n}`);
+    // A sparse mask: copy its bits and visit only the allowed arcs.
+    usable.set(mask.bits.length === cells ? mask.bits : mask.bits.subarray(0, cells));
+    const found = this.scanner.scan(usable, cells);
+    const list = this.scanner.cells;
+    let q = 0;
+    let k = 0;
+    let arcs = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
-      usable[row] = 0;
-      for (let m = 1; m <= n; m++) {
-        const a = row + m;
-        usable[a] = m !== h && (bits === null || bits[a] === 1) && scores[a]! !== NEG ? 1 : 0;
+      const end = row + size;
+      const q0 = q;
+      while (q < found && list[q]! < end) {
+        const c = list[q]!;
+        if (scores[c]! === NEG) usable[c] = 0;
+        else arcs++;
+        q++;
       }
+      start[2 * h] = k;
+      if (h >= lo)
+        for (let j = q - 1; j >= q0; j--) {
+          const c = list[j]!;
+          if (c - row < h && usable[c] === 1) mods[k++] = c - row;
+        }
+      count[2 * h] = k - start[2 * h]!;
+      start[2 * h + 1] = k;
+      if (h >= lo)
+        for (let j = q0; j < q; j++) {
+          const c = list[j]!;
+          if (c - row > h && usable[c] === 1) mods[k++] = c - row;
+        }
+      count[2 * h + 1] = k - start[2 * h + 1]!;
     }
-    const rightMods = this.rightMods;
-    const leftMods = this.leftMods;
-    for (let h = lo; h <= n; h++) {
-      const row = h * size;
-      let c = 0;
-      for (let m = h + 1; m <= n; m++) if (usable[row + m] === 1) rightMods[row + c++] = m;
-      this.rightCount[h] = c;
-      c = 0;
-      for (let m = h - 1; m >= lo; m--) if (usable[row + m] === 1) leftMods[row + c++] = m;
-      this.leftCount[h] = c;
-    }
+    return arcs;
   }
 }
 
 /**
- * The O(n³) span loop of the inside pass, kept apart from everything else so that V8 optimizes it as a
- * whole function (a loop compiled on-stack inside a larger function deoptimizes at its cold tail).
+ * The inside pass when nothing can be skipped (`SpanWindows.full`): every span, by width, with dense
+ * rows scanned straight (every incomplete span is written, -Infinity when unusable). Same signature and
+ * results as `fillSpans`; kept apart because a dense chart is faster this way.
  */
-function fillSpans(
+function fillFull(
   n: number,
   lo: number,
   scores: Float64Array,
@@ -144,10 +200,9 @@ function fillSpans(
   incBp: Int32Array,
   cmpBp: Int32Array,
   usable: Uint8Array,
-  rightMods: Int32Array,
-  rightCount: Int32Array,
-  leftMods: Int32Array,
-  leftCount: Int32Array,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
 ): void {
   const size = n + 1;
   for (let i = lo; i <= n; i++) {
@@ -160,7 +215,6 @@ function fillSpans(
       const rj = j * size;
       const ij = ri + j;
       const ji = rj + i;
-      // Incomplete spans i→j and j→i share the split max of C(i, r) + C(j, r + 1).
       const uR = usable[ij]!;
       const uL = usable[ji]!;
       if ((uR | uL) !== 0) {
@@ -181,13 +235,11 @@ function fillSpans(
         inc[ij] = NEG;
         inc[ji] = NEG;
       }
-      // Right complete span headed by i: I(i→r) + C(r, j) for usable i→r, i < r ≤ j.
       {
         let best = NEG;
         let arg = -1;
-        const cnt = rightCount[i]!;
+        const cnt = count[2 * i + 1]!;
         if (2 * cnt >= n - i) {
-          // Dense row: a straight scan is faster than the list (unusable arcs are -Infinity).
           for (let r = i + 1; r <= j; r++) {
             const v = inc[ri + r]! + cmpT[rj + r]!;
             if (v > best) {
@@ -196,8 +248,9 @@ function fillSpans(
             }
           }
         } else {
+          const s0 = start[2 * i + 1]!;
           for (let k = 0; k < cnt; k++) {
-            const r = rightMods[ri + k]!;
+            const r = mods[s0 + k]!;
             if (r > j) break;
             const v = inc[ri + r]! + cmpT[rj + r]!;
             if (v > best) {
@@ -210,11 +263,10 @@ function fillSpans(
         cmpT[ji] = best;
         cmpBp[ij] = arg;
       }
-      // Left complete span headed by j: C(r, i) + I(j→r) for usable j→r, i ≤ r < j.
       {
         let best = NEG;
         let arg = -1;
-        const cnt = leftCount[j]!;
+        const cnt = count[2 * j]!;
         if (2 * cnt >= j - lo) {
           for (let r = j - 1; r >= i; r--) {
             const v = cmpT[ri + r]! + inc[rj + r]!;
@@ -224,8 +276,9 @@ function fillSpans(
             }
           }
         } else {
+          const s0 = start[2 * j]!;
           for (let k = 0; k < cnt; k++) {
-            const r = leftMods[rj + k]!;
+            const r = mods[s0 + k]!;
             if (r < i) break;
             const v = cmpT[ri + r]! + inc[rj + r]!;
             if (v > best) {
@@ -240,4 +293,171 @@ function fillSpans(
       }
     }
   }
+}
+
+/**
+ * The span loop of the inside pass, kept apart from everything else so that V8 optimizes it as a whole
+ * function (a loop compiled on-stack inside a larger function deoptimizes at its cold tail). Spans are
+ * visited by right end b, then left end a from b - 1 down to aMin[b] (every item's parts come first),
+ * then the boundary spans C(b, 1) and, at b = n, C(a, n) for the remaining heads.
+ */
+function fillSpans(
+  n: number,
+  lo: number,
+  scores: Float64Array,
+  inc: Float64Array,
+  cmp: Float64Array,
+  cmpT: Float64Array,
+  incBp: Int32Array,
+  cmpBp: Int32Array,
+  usable: Uint8Array,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+  hiR: Int32Array,
+  loL: Int32Array,
+  aMin: Int32Array,
+  full: boolean,
+): void {
+  const size = n + 1;
+  for (let i = lo; i <= n; i++) {
+    cmp[i * size + i] = 0;
+    cmpT[i * size + i] = 0;
+  }
+  for (let b = lo + 1; b <= n; b++) {
+    const rb = b * size;
+    const am = aMin[b]!;
+    const lb = loL[b]!;
+    for (let a = b - 1; a >= am; a--) {
+      const ra = a * size;
+      const ab = ra + b;
+      const ba = rb + a;
+      // Incomplete spans a→b and b→a share the split max of C(a, r) + C(b, r + 1).
+      const uR = usable[ab]!;
+      const uL = usable[ba]!;
+      if ((uR | uL) !== 0) {
+        let best = NEG;
+        let arg = a;
+        const r0 = lb - 1 > a ? lb - 1 : a;
+        const r1 = hiR[a]! < b - 1 ? hiR[a]! : b - 1;
+        for (let r = r0, x = ra + r0, y = rb + r0 + 1; r <= r1; r++, x++, y++) {
+          const v = cmp[x]! + cmp[y]!;
+          if (v > best) {
+            best = v;
+            arg = r;
+          }
+        }
+        inc[ab] = uR === 1 ? best + scores[ab]! : NEG;
+        inc[ba] = uL === 1 ? best + scores[ba]! : NEG;
+        incBp[ab] = arg;
+        incBp[ba] = arg;
+      } else {
+        inc[ab] = NEG;
+        inc[ba] = NEG;
+      }
+      // Right complete span C(a, b): I(a→m) + C(m, b) over a's right modifiers m ≤ b.
+      if (b <= hiR[a]! || b === n)
+        rightComplete(a, b, n, inc, cmp, cmpT, cmpBp, mods, start, count, hiR, full);
+      // Left complete span C(b, a): C(m, a) + I(b→m) over b's left modifiers m ≥ a.
+      if (a >= 1 && (a >= lb || a === 1))
+        leftComplete(b, a, n, inc, cmp, cmpT, cmpBp, mods, start, count, loL, full);
+    }
+    if (am > 1) leftComplete(b, 1, n, inc, cmp, cmpT, cmpBp, mods, start, count, loL, full);
+    if (b === n)
+      for (let a = am - 1; a >= lo; a--)
+        rightComplete(a, n, n, inc, cmp, cmpT, cmpBp, mods, start, count, hiR, full);
+  }
+}
+
+/** C(a, b) for a < b: the best I(a→m) + C(m, b) over a's usable right modifiers m ≤ b. */
+function rightComplete(
+  a: number,
+  b: number,
+  n: number,
+  inc: Float64Array,
+  cmp: Float64Array,
+  cmpT: Float64Array,
+  cmpBp: Int32Array,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+  hiR: Int32Array,
+  full: boolean,
+): void {
+  const size = n + 1;
+  const ra = a * size;
+  const rb = b * size;
+  let best = NEG;
+  let arg = -1;
+  const s0 = start[2 * a + 1]!;
+  const k = count[2 * a + 1]!;
+  if (full && 2 * k >= n - a) {
+    // Dense row of a full chart: a straight scan beats the list (unusable arcs are -Infinity).
+    for (let m = a + 1; m <= b; m++) {
+      const v = inc[ra + m]! + cmpT[rb + m]!;
+      if (v > best) {
+        best = v;
+        arg = m;
+      }
+    }
+  } else
+    for (let j = 0; j < k; j++) {
+      const m = mods[s0 + j]!;
+      if (m > b) break;
+      if (m !== b && b !== n && b > hiR[m]!) continue;
+      const v = inc[ra + m]! + cmpT[rb + m]!;
+      if (v > best) {
+        best = v;
+        arg = m;
+      }
+    }
+  cmp[ra + b] = best;
+  cmpT[rb + a] = best;
+  cmpBp[ra + b] = arg;
+}
+
+/** C(b, a) for a < b: the best C(m, a) + I(b→m) over b's usable left modifiers m ≥ a. */
+function leftComplete(
+  b: number,
+  a: number,
+  n: number,
+  inc: Float64Array,
+  cmp: Float64Array,
+  cmpT: Float64Array,
+  cmpBp: Int32Array,
+  mods: Int32Array,
+  start: Int32Array,
+  count: Int32Array,
+  loL: Int32Array,
+  full: boolean,
+): void {
+  const size = n + 1;
+  const ra = a * size;
+  const rb = b * size;
+  let best = NEG;
+  let arg = -1;
+  const s0 = start[2 * b]!;
+  const k = count[2 * b]!;
+  if (full && 2 * k >= b) {
+    for (let m = b - 1; m >= a; m--) {
+      const v = cmpT[ra + m]! + inc[rb + m]!;
+      if (v > best) {
+        best = v;
+        arg = m;
+      }
+    }
+  } else
+    for (let j = 0; j < k; j++) {
+      const m = mods[s0 + j]!;
+      if (m < a) break;
+      if (m !== a && a !== 1 && a < loL[m]!) continue;
+      const v = cmpT[ra + m]! + inc[rb + m]!;
+      if (v > best) {
+        best = v;
+        arg = m;
+      }
+    }
+  cmp[rb + a] = best;
+  cmpT[ra + b] = best;
+  cmpBp[rb + a] = arg;
 }

@@ -1,4 +1,5 @@
 import type { ArcMask } from "../mask/arc-mask.js";
+import { SetCellScanner } from "./arc-scan.js";
 import type { SiblingScorer } from "./parts-types.js";
 
 /**
@@ -6,22 +7,26 @@ import type { SiblingScorer } from "./parts-types.js";
  * head h and side (0 = left, 1 = right) it lists h's allowed modifiers from the closest to the farthest;
  * a modifier's position j in that list gives it a triangle row of j + 1 slots: slot `rowBase - 1` is
  * "no inner sibling" (s = h), slot `rowBase + i` is inner sibling = the i-th modifier of the list (i < j).
- * Only parts whose arcs are all allowed get a slot. Arrays grow as needed and are reused.
+ * Only parts whose arcs are all allowed get a slot. Building reads the mask four cells at a time and
+ * then touches only the allowed arcs; `pos` and `rowBase` are valid only for allowed arcs (test an arc
+ * with `bits`). Arrays grow as needed and are reused.
  */
 export class SiblingIndex {
   /** Number of tokens of the indexed sentence. */
   n = 0;
-  /** n + 1: row stride of `pos` and `rowBase`. */
+  /** n + 1: row stride of `pos`, `rowBase` and `bits`. */
   size = 0;
+  /** The indexed mask's bits: bits[h * size + m] = 1 when arc h→m is allowed. */
+  bits: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   /** Allowed modifiers, grouped by (head, side), each group ordered closest to farthest. */
   mods = new Int32Array(0);
-  /** Start of group 2h + side in `mods`. */
+  /** Start of group 2h + side in `mods` (the two groups of a head are adjacent, left first). */
   start = new Int32Array(0);
   /** Length of group 2h + side. */
   count = new Int32Array(0);
-  /** pos[h * size + m]: index of m in h's group on m's side, or -1 when h→m is pruned. */
+  /** pos[h * size + m]: index of m in h's group on m's side (valid when h→m is allowed). */
   pos = new Int32Array(0);
-  /** rowBase[h * size + m]: slot of inner sibling index 0 in m's triangle row (valid when pos ≥ 0). */
+  /** rowBase[h * size + m]: slot of inner sibling index 0 in m's triangle row (valid when h→m is allowed). */
   rowBase = new Int32Array(0);
   /** Allowed heads of each modifier in increasing order, grouped by modifier; the root's group is [-1]. */
   heads = new Int32Array(0);
@@ -29,10 +34,14 @@ export class SiblingIndex {
   headStart = new Int32Array(0);
   /** Length of modifier m's group in `heads`. */
   headCount = new Int32Array(0);
+  /** headArc[q]: index in `mods` of the arc heads[q]→m (m the modifier whose group holds q); `arcs` for the root's -1. */
+  headArc = new Int32Array(0);
   /** Number of triangle slots (sibling parts including "no inner sibling"). */
   triSize = 0;
   /** Number of allowed arcs. */
   arcs = 0;
+  private readonly scanner = new SetCellScanner();
+  private cursor = new Int32Array(0);
 
   /** Rebuilds the index for a mask. */
   build(mask: ArcMask): void {
@@ -41,60 +50,90 @@ export class SiblingIndex {
     const bits = mask.bits;
     this.n = n;
     this.size = size;
+    this.bits = bits;
     if (this.pos.length < size * size) {
-      this.pos = new Int32Array(size * size);
-      this.rowBase = new Int32Array(size * size);
-      this.mods = new Int32Array(size * size);
-      this.heads = new Int32Array(size * size + 1);
+      const cells = Math.max(size * size, Math.floor(this.pos.length * 1.5));
+      this.pos = new Int32Array(cells);
+      this.rowBase = new Int32Array(cells);
     }
     if (this.start.length < 2 * size) {
-      this.start = new Int32Array(2 * size);
-      this.count = new Int32Array(2 * size);
-      this.headStart = new Int32Array(size);
-      this.headCount = new Int32Array(size);
+      const cap = Math.max(size, Math.floor(this.headStart.length * 1.5));
+      this.start = new Int32Array(2 * cap);
+      this.count = new Int32Array(2 * cap);
+      this.headStart = new Int32Array(cap);
+      this.headCount = new Int32Array(cap);
+      this.cursor = new Int32Array(cap);
     }
-    const { pos, rowBase, mods, start, count } = this;
-    pos.fill(-1, 0, size * size);
+    const found = this.scanner.scan(bits, size * size);
+    const list = this.scanner.cells;
+    // Lists sized by the arcs found, not by n².
+    if (this.mods.length < found) {
+      const cap = Math.max(found, Math.floor(this.mods.length * 1.5));
+      this.mods = new Int32Array(cap);
+      this.heads = new Int32Array(cap + 1);
+      this.headArc = new Int32Array(cap + 1);
+    }
+    const { pos, rowBase, mods, start, count, headCount } = this;
+    headCount.fill(0, 0, size);
+    let q = 0;
     let k = 0;
     let tri = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
+      const end = row + size;
+      const q0 = q;
+      while (q < found && list[q]! < end) q++;
       // Left group: h-1 down to 1.
       start[2 * h] = k;
       let j = 0;
-      for (let m = h - 1; m >= 1; m--) {
-        if (bits[row + m] !== 1) continue;
+      for (let t = q - 1; t >= q0; t--) {
+        const m = list[t]! - row;
+        if (m >= h || m === 0) continue;
         mods[k++] = m;
         pos[row + m] = j;
         rowBase[row + m] = tri + 1;
         tri += j + 1;
         j++;
+        headCount[m]!++;
       }
       count[2 * h] = j;
       // Right group: h+1 up to n.
       start[2 * h + 1] = k;
       j = 0;
-      for (let m = h + 1; m <= n; m++) {
-        if (bits[row + m] !== 1) continue;
+      for (let t = q0; t < q; t++) {
+        const m = list[t]! - row;
+        if (m <= h) continue;
         mods[k++] = m;
         pos[row + m] = j;
         rowBase[row + m] = tri + 1;
         tri += j + 1;
         j++;
+        headCount[m]!++;
       }
       count[2 * h + 1] = j;
     }
     this.arcs = k;
     this.triSize = tri;
-    const { heads, headStart, headCount } = this;
+    // Heads of each modifier, increasing: a counting sort of the row-major arc list.
+    const { heads, headStart, headArc, cursor } = this;
     heads[0] = -1;
+    headArc[0] = k;
     headStart[0] = 0;
     headCount[0] = 1;
-    let q = 1;
+    let p = 1;
     for (let m = 1; m <= n; m++) {
-      headStart[m] = q;
-      for (let h = 0; h <= n; h++) if (bits[h * size + m] === 1) heads[q++] = h;
-      headCount[m] = q - headStart[m]!;
+      headStart[m] = p;
+      cursor[m] = p;
+      p += headCount[m]!;
+    }
+    for (let t = 0; t < found; t++) {
+      const c = list[t]!;
+      const h = (c / size) | 0;
+      const m = c - h * size;
+      if (m === 0 || m === h) continue;
+      const at = cursor[m]!++;
+      heads[at] = h;
+      headArc[at] = start[2 * h + (m > h ? 1 : 0)]! + pos[c]!;
     }
   }
 }

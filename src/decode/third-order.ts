@@ -2,27 +2,42 @@ import type { ArcMask } from "../mask/arc-mask.js";
 import { SiblingIndex, scoreSiblingTable } from "./parts-index.js";
 import { ProjectiveFeasibility, withAdjacentArcs } from "./parts-mask.js";
 import type { GrandSiblingScorer, HigherOrderOptions, HigherOrderParse } from "./parts-types.js";
+import { SpanWindows } from "./span-windows.js";
+
+const NEG = Number.NEGATIVE_INFINITY;
 
 /**
  * Third-order projective decoder with grand-sibling parts (Koo & Collins 2010, Model 1): O(n⁴) time
  * dynamic program whose complete and incomplete spans are indexed by the arc g→h into their head, and
- * whose sibling spans are indexed by the sibling part (h, s, m). Spans exist only for allowed arcs, so
- * memory is Σ over allowed arcs g→h of the stretch h can reach (≈ (2/3)n³ cells unpruned, O(n²) when
- * each token keeps a few heads). arc + sib scores are precomputed once per allowed sibling part;
- * grand(g, h, m) and gsib(g, h, s, m) are asked for inside the DP, exactly once each and only when the
- * span they complete is reachable. Keeps its tables between sentences (not reentrant).
+ * whose sibling spans are indexed by the sibling part (h, s, m). Spans exist only for allowed arcs and
+ * only where allowed arcs can reach (`SpanWindows`): arc g→h owns the complete spans C[g→h][e] of h's
+ * window on the side away from g, plus the two boundary spans e = 1 and e = n, and one incomplete span
+ * per modifier of h. So time and memory follow what the mask keeps (≈ (2/3)n³ cells unpruned, about
+ * linear in n when each token keeps a few mostly short arcs). arc + sib scores are precomputed once per
+ * allowed sibling part; grand(g, h, m) and gsib(g, h, s, m) are asked for inside the DP, exactly once
+ * each and only when the span they complete is reachable. Keeps its tables between sentences (not
+ * reentrant).
  */
 export class ThirdOrderDecoder {
   private readonly index = new SiblingIndex();
+  private readonly windows = new SpanWindows();
   private readonly feasibility = new ProjectiveFeasibility();
   /** arc + sib score per sibling slot. */
   private table = new Float64Array(0);
   /** Sibling span per sibling slot (h, inner s, outer m), and its split point. */
   private sp = new Float64Array(0);
   private bpS = new Int32Array(0);
-  /** arcBase[(g + 1) * size + h]: offset so that spans of arc g→h ending at e live at arcBase + e. */
-  private arcBase = new Int32Array(0);
-  /** Complete spans C[g→h][e] and incomplete spans I[g→h][m], with back-pointers. */
+  /**
+   * Per arc (its index in `index.mods`; the root's pseudo-arc -1→0 is `index.arcs`): complete span
+   * C[arc][e] lives at cBase + e for cLo ≤ e ≤ cHi, C[arc][1] at cBnd and C[arc][n] at cBnd + 1 when
+   * outside that window; incomplete span I[arc][m] at iOff + (index of h→m in `index.mods`).
+   */
+  private cBase = new Int32Array(0);
+  private cLo = new Int32Array(0);
+  private cHi = new Int32Array(0);
+  private cBnd = new Int32Array(0);
+  private iOff = new Int32Array(0);
+  /** Complete spans and incomplete spans, with back-pointers. */
   private c = new Float64Array(0);
   private inc = new Float64Array(0);
   private bpC = new Int32Array(0);
@@ -41,10 +56,13 @@ export class ThirdOrderDecoder {
     heads[0] = -1;
     if (n === 0) return { heads, score: 0, fallback: false, partsScored: 0 };
     const index = this.index;
+    const lo = singleRoot ? 1 : 0;
     index.build(mask);
+    this.windows.fromIndex(index, lo);
     let fallback = false;
-    if (!this.feasibility.admitsIndexed(index, singleRoot)) {
+    if (!this.feasibility.admitsIndexed(index, this.windows, singleRoot)) {
       index.build(withAdjacentArcs(mask));
+      this.windows.fromIndex(index, lo);
       fallback = true;
     }
     const tri = index.triSize;
@@ -63,242 +81,373 @@ export class ThirdOrderDecoder {
     } finally {
       this.scorer = null;
     }
-    if (!(score > Number.NEGATIVE_INFINITY))
-      throw new Error("ThirdOrderDecoder: no tree found (internal error)");
+    if (!(score > NEG)) throw new Error("ThirdOrderDecoder: no tree found (internal error)");
     this.out = heads;
-    this.backC(-1, 0, n);
+    this.backC(index.arcs, 0, n);
     return { heads, score, fallback, partsScored: this.asked };
   }
 
-  /** Assigns each allowed arc g→h (and the root's pseudo-arc -1→0) its window of span cells. */
+  /** Number of cells of the span tables after the last decode (complete + incomplete spans). */
+  get tableCells(): number {
+    return this.cells;
+  }
+  private cells = 0;
+
+  /** Assigns each allowed arc g→h (and the root's pseudo-arc -1→0) its span cells. */
   private layout(size: number): void {
     this.size = size;
     const n = size - 1;
-    const { heads, headStart, headCount } = this.index;
-    if (this.arcBase.length < (size + 1) * size) this.arcBase = new Int32Array((size + 1) * size);
-    const arcBase = this.arcBase;
+    const { mods, start, count, arcs } = this.index;
+    const { hiR, loL } = this.windows;
+    if (this.cBase.length < arcs + 1) {
+      const cap = Math.max(arcs + 1, Math.floor(this.cBase.length * 1.5));
+      this.cBase = new Int32Array(cap);
+      this.cLo = new Int32Array(cap);
+      this.cHi = new Int32Array(cap);
+      this.cBnd = new Int32Array(cap);
+      this.iOff = new Int32Array(cap);
+    }
+    const { cBase, cLo, cHi, cBnd, iOff } = this;
     let total = 0;
-    for (let h = 0; h <= n; h++) {
-      const q0 = headStart[h]!;
-      const k = headCount[h]!;
-      for (let q = 0; q < k; q++) {
-        const g = heads[q0 + q]!;
-        // Window of ends/modifiers reachable by h inside a span not containing g.
-        const lo = g < h ? g + 1 : 1;
-        const hi = g < h ? n : g - 1;
-        arcBase[(g + 1) * size + h] = total - lo;
-        total += hi - lo + 1;
+    let totalI = 0;
+    for (let g = 0; g <= n; g++) {
+      for (let side = 0; side < 2; side++) {
+        const s0 = start[2 * g + side]!;
+        const k = count[2 * g + side]!;
+        for (let j = 0; j < k; j++) {
+          const h = mods[s0 + j]!;
+          const id = s0 + j;
+          // The spans of h under g lie on the far side of g: left ones from cl, right ones up to cr.
+          let cl = loL[h]!;
+          let cr = hiR[h]!;
+          if (g < h) {
+            if (cl <= g) cl = g + 1;
+          } else if (cr >= g) cr = g - 1;
+          cLo[id] = cl;
+          cHi[id] = cr;
+          cBase[id] = total - cl;
+          total += cr - cl + 1;
+          cBnd[id] = total;
+          total += 2;
+          iOff[id] = totalI - start[2 * h]!;
+          totalI += count[2 * h]! + count[2 * h + 1]!;
+        }
       }
     }
+    // Root pseudo-arc: only C[-1→0][0] and C[-1→0][n], and an incomplete span per root child.
+    cLo[arcs] = 0;
+    cHi[arcs] = 0;
+    cBase[arcs] = total;
+    total += 1;
+    cBnd[arcs] = total;
+    total += 2;
+    iOff[arcs] = totalI - start[0]!;
+    totalI += count[0]! + count[1]!;
     if (this.c.length < total) {
       const cap = Math.max(total, Math.floor(this.c.length * 1.5));
       this.c = new Float64Array(cap);
-      this.inc = new Float64Array(cap);
       this.bpC = new Int32Array(cap);
+    }
+    if (this.inc.length < totalI) {
+      const cap = Math.max(totalI, Math.floor(this.inc.length * 1.5));
+      this.inc = new Float64Array(cap);
       this.bpI = new Int32Array(cap);
     }
+    this.cells = total + totalI;
     const c = this.c;
-    for (let h = 0; h <= n; h++) {
-      const q0 = headStart[h]!;
-      const k = headCount[h]!;
-      for (let q = 0; q < k; q++) c[arcBase[(heads[q0 + q]! + 1) * size + h]! + h] = 0;
+    for (let g = 0; g <= n; g++) {
+      for (let side = 0; side < 2; side++) {
+        const s0 = start[2 * g + side]!;
+        const k = count[2 * g + side]!;
+        for (let j = 0; j < k; j++) c[cBase[s0 + j]! + mods[s0 + j]!] = 0;
+      }
     }
+    c[cBase[arcs]!] = 0;
+  }
+
+  /** Cell of complete span C[arc][e] of the arc's modifier h (e inside the arc's window, or a boundary 1 / n). */
+  private cell(id: number, h: number, e: number): number {
+    if (e >= this.cLo[id]! && e <= this.cHi[id]!) return this.cBase[id]! + e;
+    return e < h ? this.cBnd[id]! : this.cBnd[id]! + 1;
   }
 
   private fill(singleRoot: boolean): number {
-    const { c, inc, sp, bpC, bpI, bpS, table, size, arcBase } = this;
-    const { mods, start, count, pos, rowBase, heads, headStart, headCount } = this.index;
+    const n = this.size - 1;
+    const aMin = this.windows.aMin;
+    for (let b = 1; b <= n; b++) {
+      const am = aMin[b]!;
+      for (let a = b - 1; a >= am; a--) {
+        if (a >= 1) this.sibSpans(a, b, singleRoot);
+        this.incSpans(a, b, singleRoot);
+        // Complete spans C[g→a][b] (the root's only at n) and C[g→b][a].
+        if (a >= 1 || b === n) this.rightSpans(a, b);
+        if (a >= 1) this.leftSpans(b, a);
+      }
+      if (am > 1) this.leftSpans(b, 1);
+      if (b === n) for (let a = am - 1; a >= 1; a--) this.rightSpans(a, n);
+      if (singleRoot) {
+        this.rootSpan(b);
+        if (b === n) this.rightSpans(0, n);
+      } else if (b === n && am > 0) this.rightSpans(0, n);
+    }
+    return this.c[this.cell(this.index.arcs, 0, n)]!;
+  }
+
+  /** Sibling spans S[h; a, b] for every head h outside [a, b] allowing both h→a and h→b. */
+  private sibSpans(a: number, b: number, singleRoot: boolean): void {
+    const { c, sp, bpS, size, cBase, cLo, cHi } = this;
+    const { heads, headStart, headCount, headArc, bits, pos, rowBase } = this.index;
+    const q0 = headStart[a]!;
+    const qK = headCount[a]!;
+    for (let q = 0; q < qK; q++) {
+      const h = heads[q0 + q]!;
+      if (h >= a && h <= b) continue;
+      if (h === 0 && singleRoot) continue;
+      const rh = h * size;
+      if (bits[rh + b] !== 1) continue;
+      const idA = headArc[q0 + q]!;
+      const idB = this.arcId(h, b);
+      // C[h→a][r] (right span of a) + C[h→b][r + 1] (left span of b), inside both windows.
+      let r0 = cLo[idB]! - 1;
+      if (r0 < a) r0 = a;
+      let r1 = cHi[idA]!;
+      if (r1 > b - 1) r1 = b - 1;
+      const baseA = cBase[idA]!;
+      const baseB = cBase[idB]! + 1;
+      let best = NEG;
+      let arg = a;
+      for (let r = r0; r <= r1; r++) {
+        const v = c[baseA + r]! + c[baseB + r]!;
+        if (v > best) {
+          best = v;
+          arg = r;
+        }
+      }
+      const slot = h < a ? rowBase[rh + b]! + pos[rh + a]! : rowBase[rh + a]! + pos[rh + b]!;
+      sp[slot] = best;
+      bpS[slot] = arg;
+    }
+  }
+
+  /** Index in `index.mods` of allowed arc h→m. */
+  private arcId(h: number, m: number): number {
+    const { start, pos, size } = this.index;
+    return start[2 * h + (m > h ? 1 : 0)]! + pos[h * size + m]!;
+  }
+
+  /** Incomplete spans I[g→a][b] (arc a→b) and I[g→b][a] (arc b→a) for every allowed g outside [a, b]. */
+  private incSpans(a: number, b: number, singleRoot: boolean): void {
+    const { c, inc, sp, bpI, table, size } = this;
+    const { mods, start, heads, headStart, headCount, headArc, bits, pos, rowBase } = this.index;
     const scorer = this.scorer!;
-    const n = size - 1;
-    const NEG = Number.NEGATIVE_INFINITY;
+    const ra = a * size;
+    const rb = b * size;
     let asked = 0;
-    for (let w = 1; w <= n; w++) {
-      for (let a = 0; a + w <= n; a++) {
-        const b = a + w;
-        const ra = a * size;
-        const rb = b * size;
-        const qa0 = headStart[a]!;
-        const qaK = headCount[a]!;
-        const qb0 = headStart[b]!;
-        const qbK = headCount[b]!;
-        // Sibling spans S[h; a, b] for every h outside [a, b] allowing both h→a and h→b.
-        if (a >= 1) {
-          for (let q = 0; q < qaK; q++) {
-            const h = heads[qa0 + q]!;
-            if (h >= a && h <= b) continue;
-            if (h === 0 && singleRoot) continue;
-            const rh = h * size;
-            if (pos[rh + b]! < 0) continue;
-            const baseA = arcBase[(h + 1) * size + a]!;
-            const baseB = arcBase[(h + 1) * size + b]!;
-            let best = NEG;
-            let arg = a;
-            for (let r = a; r < b; r++) {
-              const v = c[baseA + r]! + c[baseB + r + 1]!;
-              if (v > best) {
-                best = v;
-                arg = r;
-              }
-            }
-            const slot = h < a ? rowBase[rh + b]! + pos[rh + a]! : rowBase[rh + a]! + pos[rh + b]!;
-            sp[slot] = best;
-            bpS[slot] = arg;
-          }
+    if (bits[ra + b] === 1) {
+      const idAB = this.arcId(a, b);
+      const base = rowBase[ra + b]!;
+      // First child: C[a→b][a + 1], the left span of b reaching a + 1.
+      const first = a + 1 === b || a + 1 >= this.cLo[idAB]! || a === 0 ? c[this.cell(idAB, b, a + 1)]! : NEG;
+      const none = table[base - 1]!;
+      const s0 = start[2 * a + 1]!;
+      const mi = s0 + pos[ra + b]!;
+      const sibs = singleRoot && a === 0 ? 0 : pos[ra + b]!;
+      const q0 = headStart[a]!;
+      const qK = headCount[a]!;
+      const iOff = this.iOff;
+      for (let q = 0; q < qK; q++) {
+        const g = heads[q0 + q]!;
+        if (g >= a && g <= b) continue;
+        const gi = iOff[headArc[q0 + q]!]!;
+        let best = NEG;
+        let arg = a;
+        if (first > NEG) {
+          best = first + none + scorer.gsib(g, a, a, b);
+          asked++;
         }
-        // Incomplete spans I[g→a][b] (arc a→b), for every allowed g→a with g outside [a, b].
-        const pab = pos[ra + b]!;
-        if (pab >= 0) {
-          const base = rowBase[ra + b]!;
-          const first = c[arcBase[(a + 1) * size + b]! + a + 1]!;
-          const none = table[base - 1]!;
-          const s0 = start[2 * a + 1]!;
-          const sibs = singleRoot && a === 0 ? 0 : pab;
-          for (let q = 0; q < qaK; q++) {
-            const g = heads[qa0 + q]!;
-            if (g >= a && g <= b) continue;
-            const gb = arcBase[(g + 1) * size + a]!;
-            let best = NEG;
-            let arg = a;
-            if (first > NEG) {
-              best = first + none + scorer.gsib(g, a, a, b);
-              asked++;
-            }
-            for (let i = 0; i < sibs; i++) {
-              const s = mods[s0 + i]!;
-              let v = inc[gb + s]! + sp[base + i]!;
-              if (v > NEG) {
-                v += table[base + i]! + scorer.gsib(g, a, s, b);
-                asked++;
-                if (v > best) {
-                  best = v;
-                  arg = s;
-                }
-              }
-            }
-            if (best > NEG) {
-              best += scorer.grand(g, a, b);
-              asked++;
-            }
-            inc[gb + b] = best;
-            bpI[gb + b] = arg;
-          }
-        }
-        // Incomplete spans I[g→b][a] (arc b→a).
-        if (a >= 1) {
-          const pba = pos[rb + a]!;
-          if (pba >= 0) {
-            const base = rowBase[rb + a]!;
-            const first = c[arcBase[(b + 1) * size + a]! + b - 1]!;
-            const none = table[base - 1]!;
-            const s0 = start[2 * b]!;
-            for (let q = 0; q < qbK; q++) {
-              const g = heads[qb0 + q]!;
-              if (g >= a && g <= b) continue;
-              const gb = arcBase[(g + 1) * size + b]!;
-              let best = NEG;
-              let arg = b;
-              if (first > NEG) {
-                best = first + none + scorer.gsib(g, b, b, a);
-                asked++;
-              }
-              for (let i = 0; i < pba; i++) {
-                const s = mods[s0 + i]!;
-                let v = inc[gb + s]! + sp[base + i]!;
-                if (v > NEG) {
-                  v += table[base + i]! + scorer.gsib(g, b, s, a);
-                  asked++;
-                  if (v > best) {
-                    best = v;
-                    arg = s;
-                  }
-                }
-              }
-              if (best > NEG) {
-                best += scorer.grand(g, b, a);
-                asked++;
-              }
-              inc[gb + a] = best;
-              bpI[gb + a] = arg;
+        for (let i = 0; i < sibs; i++) {
+          let v = inc[gi + s0 + i]! + sp[base + i]!;
+          if (v > NEG) {
+            v += table[base + i]! + scorer.gsib(g, a, mods[s0 + i]!, b);
+            asked++;
+            if (v > best) {
+              best = v;
+              arg = mods[s0 + i]!;
             }
           }
         }
-        // Complete spans C[g→a][b]: last right child m ≤ b of a.
-        {
-          const s0 = start[2 * a + 1]!;
-          const k = count[2 * a + 1]!;
-          for (let q = 0; q < qaK; q++) {
-            const g = heads[qa0 + q]!;
-            if (g >= a && g <= b) continue;
-            const gb = arcBase[(g + 1) * size + a]!;
-            let best = NEG;
-            let arg = -1;
-            for (let i = 0; i < k; i++) {
-              const mm = mods[s0 + i]!;
-              if (mm > b) break;
-              const v = inc[gb + mm]! + c[arcBase[(a + 1) * size + mm]! + b]!;
-              if (v > best) {
-                best = v;
-                arg = mm;
-              }
+        if (best > NEG) {
+          best += scorer.grand(g, a, b);
+          asked++;
+        }
+        inc[gi + mi] = best;
+        bpI[gi + mi] = arg;
+      }
+    }
+    if (a >= 1 && bits[rb + a] === 1) {
+      const idBA = this.arcId(b, a);
+      const base = rowBase[rb + a]!;
+      // First child: C[b→a][b - 1], the right span of a reaching b - 1.
+      const first = b - 1 === a || b - 1 <= this.cHi[idBA]! ? c[this.cell(idBA, a, b - 1)]! : NEG;
+      const none = table[base - 1]!;
+      const s0 = start[2 * b]!;
+      const mi = s0 + pos[rb + a]!;
+      const sibs = pos[rb + a]!;
+      const q0 = headStart[b]!;
+      const qK = headCount[b]!;
+      for (let q = 0; q < qK; q++) {
+        const g = heads[q0 + q]!;
+        if (g >= a && g <= b) continue;
+        const gi = this.iOff[headArc[q0 + q]!]!;
+        let best = NEG;
+        let arg = b;
+        if (first > NEG) {
+          best = first + none + scorer.gsib(g, b, b, a);
+          asked++;
+        }
+        for (let i = 0; i < sibs; i++) {
+          let v = inc[gi + s0 + i]! + sp[base + i]!;
+          if (v > NEG) {
+            v += table[base + i]! + scorer.gsib(g, b, mods[s0 + i]!, a);
+            asked++;
+            if (v > best) {
+              best = v;
+              arg = mods[s0 + i]!;
             }
-            c[gb + b] = best;
-            bpC[gb + b] = arg;
           }
         }
-        // Complete spans C[g→b][a]: last left child m ≥ a of b.
-        if (a >= 1) {
-          const s0 = start[2 * b]!;
-          const k = count[2 * b]!;
-          for (let q = 0; q < qbK; q++) {
-            const g = heads[qb0 + q]!;
-            if (g >= a && g <= b) continue;
-            const gb = arcBase[(g + 1) * size + b]!;
-            let best = NEG;
-            let arg = -1;
-            for (let i = 0; i < k; i++) {
-              const mm = mods[s0 + i]!;
-              if (mm < a) break;
-              const v = inc[gb + mm]! + c[arcBase[(b + 1) * size + mm]! + a]!;
-              if (v > best) {
-                best = v;
-                arg = mm;
-              }
-            }
-            c[gb + a] = best;
-            bpC[gb + a] = arg;
-          }
+        if (best > NEG) {
+          best += scorer.grand(g, b, a);
+          asked++;
         }
+        inc[gi + mi] = best;
+        bpI[gi + mi] = arg;
       }
     }
     this.asked += asked;
-    return c[arcBase[0]! + n]!;
   }
 
-  private base(g: number, h: number): number {
-    return this.arcBase[(g + 1) * this.size + h]!;
+  /** With a single root: I[-1→0][b] = C[0→b][1] + part(0, 0, b) + gsib(-1, 0, 0, b) + grand(-1, 0, b). */
+  private rootSpan(b: number): void {
+    const { c, inc, bpI, table } = this;
+    const { start, bits, pos, rowBase, arcs } = this.index;
+    if (bits[b] !== 1) return;
+    const scorer = this.scorer!;
+    const id = this.arcId(0, b);
+    const first = c[this.cell(id, b, 1)]!;
+    const mi = start[1]! + pos[b]!;
+    let best = NEG;
+    if (first > NEG) {
+      best = first + table[rowBase[b]! - 1]! + scorer.gsib(-1, 0, 0, b) + scorer.grand(-1, 0, b);
+      this.asked += 2;
+    }
+    inc[this.iOff[arcs]! + mi] = best;
+    bpI[this.iOff[arcs]! + mi] = 0;
   }
 
-  private backC(g: number, h: number, e: number): void {
+  /** Complete spans C[g→a][b], a < b: last right child m ≤ b of a, for every g whose window holds b. */
+  private rightSpans(a: number, b: number): void {
+    const { c, inc, bpC, size, cBase, cLo, cHi, cBnd, iOff } = this;
+    const { mods, start, count, heads, headStart, headCount, headArc } = this.index;
+    const n = size - 1;
+    const s0 = start[2 * a + 1]!;
+    const k = count[2 * a + 1]!;
+    const q0 = headStart[a]!;
+    const qK = headCount[a]!;
+    for (let q = 0; q < qK; q++) {
+      const g = heads[q0 + q]!;
+      if (g >= a && g <= b) continue;
+      const id = headArc[q0 + q]!;
+      let cellAB: number;
+      if (b >= cLo[id]! && b <= cHi[id]!) cellAB = cBase[id]! + b;
+      else if (b === n && g < a) cellAB = cBnd[id]! + 1;
+      else continue;
+      const gi = iOff[id]!;
+      let best = NEG;
+      let arg = -1;
+      for (let j = 0; j < k; j++) {
+        const m = mods[s0 + j]!;
+        if (m > b) break;
+        // C[a→m][b]: m's right span reaching b (trivial when m = b).
+        const idm = s0 + j;
+        let cm: number;
+        if (m === b) cm = cBase[idm]! + m;
+        else if (b <= cHi[idm]!) cm = cBase[idm]! + b;
+        else if (b === n) cm = cBnd[idm]! + 1;
+        else continue;
+        const v = inc[gi + idm]! + c[cm]!;
+        if (v > best) {
+          best = v;
+          arg = m;
+        }
+      }
+      c[cellAB] = best;
+      bpC[cellAB] = arg;
+    }
+  }
+
+  /** Complete spans C[g→b][a], a < b: last left child m ≥ a of b, for every g whose window holds a. */
+  private leftSpans(b: number, a: number): void {
+    const { c, inc, bpC, cBase, cLo, cHi, cBnd, iOff } = this;
+    const { mods, start, count, heads, headStart, headCount, headArc } = this.index;
+    const s0 = start[2 * b]!;
+    const k = count[2 * b]!;
+    const q0 = headStart[b]!;
+    const qK = headCount[b]!;
+    for (let q = 0; q < qK; q++) {
+      const g = heads[q0 + q]!;
+      if (g >= a && g <= b) continue;
+      const id = headArc[q0 + q]!;
+      let cellBA: number;
+      if (a >= cLo[id]! && a <= cHi[id]!) cellBA = cBase[id]! + a;
+      else if (a === 1 && (g > b || g === 0)) cellBA = cBnd[id]!;
+      else continue;
+      const gi = iOff[id]!;
+      let best = NEG;
+      let arg = -1;
+      for (let j = 0; j < k; j++) {
+        const m = mods[s0 + j]!;
+        if (m < a) break;
+        // C[b→m][a]: m's left span reaching a (trivial when m = a).
+        const idm = s0 + j;
+        let cm: number;
+        if (m === a) cm = cBase[idm]! + m;
+        else if (a >= cLo[idm]!) cm = cBase[idm]! + a;
+        else if (a === 1) cm = cBnd[idm]!;
+        else continue;
+        const v = inc[gi + idm]! + c[cm]!;
+        if (v > best) {
+          best = v;
+          arg = m;
+        }
+      }
+      c[cellBA] = best;
+      bpC[cellBA] = arg;
+    }
+  }
+
+  private backC(id: number, h: number, e: number): void {
     if (h === e) return;
-    const m = this.bpC[this.base(g, h) + e]!;
-    this.backI(g, h, m);
-    this.backC(h, m, e);
+    const m = this.bpC[this.cell(id, h, e)]!;
+    this.backI(id, h, m);
+    this.backC(this.arcId(h, m), m, e);
   }
 
-  private backI(g: number, h: number, m: number): void {
+  private backI(id: number, h: number, m: number): void {
     this.out[m] = h;
-    const s = this.bpI[this.base(g, h) + m]!;
+    const idm = this.arcId(h, m);
+    const s = this.bpI[this.iOff[id]! + idm]!;
     if (s === h) {
-      this.backC(h, m, m > h ? h + 1 : h - 1);
+      this.backC(idm, m, m > h ? h + 1 : h - 1);
       return;
     }
-    this.backI(g, h, s);
+    this.backI(id, h, s);
     const index = this.index;
     const slot = index.rowBase[h * this.size + m]! + index.pos[h * this.size + s]!;
     const r = this.bpS[slot]!;
     const lo = s < m ? s : m;
     const hi = s < m ? m : s;
-    this.backC(h, lo, r);
-    this.backC(h, hi, r + 1);
+    this.backC(this.arcId(h, lo), lo, r);
+    this.backC(this.arcId(h, hi), hi, r + 1);
   }
 }

@@ -3,6 +3,7 @@ import { parseConllu, type ReadSentence, readText } from "../conllu/read.js";
 import { DEPREL, FORM, UPOS } from "../conllu/types.js";
 import type { Sentence } from "../corpus/sentence.js";
 import { VineparseError } from "../errors.js";
+import { decodeUtf8 } from "../util/utf8.js";
 import { percent } from "./percent.js";
 
 /** Raw counts behind the attachment scores (tokens are basic words; "NoPunct" excludes gold UPOS PUNCT). */
@@ -250,7 +251,7 @@ export function evaluateConllu(
 
 /** Text of a file, or of stdin for "-" (named "<stdin>"). */
 function readInput(path: string): [text: string, name: string] {
-  return path === "-" ? [readFileSync(0, "utf8"), "<stdin>"] : [readText(path), path];
+  return path === "-" ? [decodeUtf8(readFileSync(0), "<stdin>"), "<stdin>"] : [readText(path), path];
 }
 
 /** Scores a system CoNLL-U file against a gold file (see `evaluateConllu`); either path may be "-" for stdin. */
@@ -261,6 +262,7 @@ export function evaluateFiles(goldPath: string, systemPath: string): AttachmentS
   const [goldText, goldName] = readInput(goldPath);
   const [systemText, systemName] = readInput(systemPath);
   const gold = parseConllu(goldText, goldName);
-  const system = parseConllu(systemText, systemName);
+  // The gold file is checked like training data (one root, non-empty forms); system output leniently.
+  const system = parseConllu(systemText, systemName, { strict: false });
   return evaluateConllu(gold, system, { gold: goldName, system: systemName });
 }

@@ -1,4 +1,4 @@
-import { crc32, gunzipSync, gzipSync } from "node:zlib";
+import { constants, crc32, gunzipSync, gzipSync } from "node:zlib";
 import { VineparseError } from "../errors.js";
 import { writeFileAtomic } from "../util/atomic-write.js";
 import { readFileBytes } from "../util/read-file.js";
@@ -8,6 +8,8 @@ const MAGIC = "VINEPARS";
 /** Version of the container layout; bump when the layout changes incompatibly. */
 export const MODEL_FORMAT_VERSION = 1;
 const HEADER_BYTES = 8 + 4 + 4 + 4 + 4;
+/** Deflate cannot shrink data by more than about 1032:1; a payload claiming more is corrupt. */
+const MAX_INFLATE_RATIO = 1040;
 
 /** A typed array that can be stored in a model file. */
 export type ModelArray =
@@ -161,18 +163,7 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
   if (crc32(payload) >>> 0 !== view.getUint32(20, true)) {
     throw new VineparseError("model-corrupt", "model file is corrupted (checksum mismatch)", file);
   }
-  let raw: Buffer;
-  try {
-    raw = gunzipSync(payload);
-  } catch {
-    throw new VineparseError("model-corrupt", "model file is corrupted (cannot decompress)", file);
-  }
-  const jsonLen = raw.readUInt32LE(0);
-  const header = JSON.parse(raw.subarray(4, 4 + jsonLen).toString("utf8")) as {
-    kind: string;
-    meta: Record<string, unknown>;
-    arrays: ArrayEntry[];
-  };
+  const { raw, header, jsonLen } = inflatePayload(payload, file);
   if (expectedKind !== undefined && header.kind !== expectedKind) {
     throw new VineparseError(
       "model-kind",
@@ -186,8 +177,7 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
   new Uint8Array(body).set(raw.subarray(base));
   const arrays: Record<string, ModelArray> = {};
   for (const d of header.arrays) {
-    const t = DTYPES.find((x) => x.name === d.dtype);
-    if (t === undefined) throw new VineparseError("model-corrupt", `unknown array type ${d.dtype}`, file);
+    const t = DTYPES.find((x) => x.name === d.dtype)!;
     const bytes = d.length * t.bytes;
     if (d.offset < 0 || d.offset + bytes > body.byteLength || d.offset % 8 !== 0) {
       throw new VineparseError("model-corrupt", `array ${d.name} lies outside the model file`, file);
@@ -199,6 +189,122 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
     arrays[d.name] = new t.ctor(body, d.offset, d.length);
   }
   return { kind: header.kind, meta: header.meta, arrays };
+}
+
+/** A one-line error for a model file whose content is damaged. */
+function corrupt(file: string, what: string): VineparseError {
+  return new VineparseError("model-corrupt", `model file is corrupted (${what})`, file);
+}
+
+/** The decoded JSON header of a model payload. */
+interface PayloadHeader {
+  kind: string;
+  meta: Record<string, unknown>;
+  arrays: ArrayEntry[];
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+/** Parses and checks the JSON header (kind, meta, array directory) at the start of the raw payload. */
+function parseHeader(raw: Uint8Array, jsonLen: number, file: string): PayloadHeader {
+  let h: unknown;
+  try {
+    h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset + 4, jsonLen).toString("utf8"));
+  } catch {
+    throw corrupt(file, "bad JSON header");
+  }
+  if (!isPlainObject(h) || typeof h.kind !== "string" || !isPlainObject(h.meta) || !Array.isArray(h.arrays))
+    throw corrupt(file, "header lacks kind, meta or the array directory");
+  const names = new Set<string>();
+  for (const d of h.arrays as unknown[]) {
+    if (
+      !isPlainObject(d) ||
+      typeof d.name !== "string" ||
+      !DTYPES.some((t) => t.name === d.dtype) ||
+      !Number.isSafeInteger(d.offset) ||
+      (d.offset as number) < 0 ||
+      (d.offset as number) % 8 !== 0 ||
+      !Number.isSafeInteger(d.length) ||
+      (d.length as number) < 0 ||
+      (d.planar !== undefined && typeof d.planar !== "boolean") ||
+      d.name === "__proto__" ||
+      names.has(d.name)
+    )
+      throw corrupt(file, "bad array directory");
+    names.add(d.name);
+  }
+  return h as unknown as PayloadHeader;
+}
+
+/**
+ * Inflates a model payload without ever producing more bytes than it declares: the size recorded in
+ * the gzip trailer (RFC 1952 ISIZE, covered by the file's checksum; every model file has it). The
+ * JSON header is inflated and checked first, and the declared size must match its array directory,
+ * so a small file cannot make the reader allocate more than the model it describes.
+ */
+function inflatePayload(
+  payload: Uint8Array,
+  file: string,
+): { raw: Buffer; header: PayloadHeader; jsonLen: number } {
+  if (payload.length < 18) throw corrupt(file, "payload too short");
+  const declared = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint32(
+    payload.length - 4,
+    true,
+  );
+  if (declared < 8 || declared > MAX_INFLATE_RATIO * payload.length)
+    throw corrupt(file, `declared size ${declared} is impossible for ${payload.length} compressed bytes`);
+  const inflate = (input: Uint8Array, partial: boolean): Buffer => {
+    try {
+      return gunzipSync(input, {
+        maxOutputLength: declared,
+        ...(partial ? { finishFlush: constants.Z_SYNC_FLUSH } : {}),
+      });
+    } catch (e) {
+      if (e instanceof RangeError) throw corrupt(file, `inflates beyond its declared ${declared} bytes`);
+      throw corrupt(file, "cannot decompress");
+    }
+  };
+  // The header first, from a growing prefix of the compressed bytes (a prefix of n bytes cannot
+  // inflate to more than about 1032·n bytes, so a garbage header is caught early).
+  let part: Buffer;
+  for (let prefix = 1 << 12; ; prefix *= 4) {
+    const whole = prefix >= payload.length;
+    part = inflate(whole ? payload : payload.subarray(0, prefix), !whole);
+    if (part.length >= 4 && part.length >= 4 + part.readUInt32LE(0)) break;
+    if (whole) throw corrupt(file, "payload too short for its header");
+  }
+  const jsonLen = part.readUInt32LE(0);
+  const header = parseHeader(part, jsonLen, file);
+  let size = Math.ceil((4 + jsonLen) / 8) * 8;
+  const base = size;
+  for (const d of header.arrays) {
+    const bytes = d.length * DTYPES.find((t) => t.name === d.dtype)!.bytes;
+    size = Math.max(size, base + d.offset + Math.ceil(bytes / 8) * 8);
+  }
+  if (size !== declared)
+    throw corrupt(file, `its arrays need ${size} bytes but the payload declares ${declared}`);
+  const raw = part.length === declared ? part : inflate(payload, false);
+  if (raw.length !== declared) throw corrupt(file, `payload too short (${raw.length} of ${declared} bytes)`);
+  return { raw, header, jsonLen };
+}
+
+/**
+ * Builds a model object from decoded content with `build`, turning any failure other than a
+ * `VineparseError` (a field or array its kind needs is missing or malformed) into one line:
+ * "model file is corrupted (…)"; errors that name no file are given the model's.
+ */
+export function fromModelContent<T>(file: string, build: () => T): T {
+  try {
+    return build();
+  } catch (e) {
+    if (e instanceof VineparseError) {
+      if (e.file !== undefined) throw e;
+      throw new VineparseError(e.code, e.message, file);
+    }
+    throw corrupt(file, `${e instanceof Error ? e.message : String(e)}`.split("\n")[0]!);
+  }
 }
 
 /** Writes a model file atomically (temp file + rename). */

@@ -1,3 +1,4 @@
+import { checkParserTrainingData } from "../corpus/training-data.js";
 import type { Sentence } from "../corpus/sentence.js";
 import { BestEpoch, evaluateParser } from "./evaluate.js";
 import type { Vocabularies } from "../corpus/vocab.js";
@@ -114,6 +115,7 @@ export function trainHigherOrderParser(
   vocab: Vocabularies,
   opts: HigherOrderTrainOptions,
 ): HigherOrderTrainResult {
+  checkParserTrainingData(train, vocab);
   const order = opts.order;
   const epochs = opts.epochs ?? 10;
   const algorithm = opts.algorithm ?? "mira";

@@ -1,3 +1,4 @@
+import { checkParserTrainingData } from "../corpus/training-data.js";
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
@@ -67,6 +68,7 @@ export function trainParser(
   vocab: Vocabularies,
   opts: TrainOptions = {},
 ): { parser: Parser; history: EpochReport[]; bestEpoch: number } {
+  checkParserTrainingData(train, vocab);
   const decoderName = opts.decoder ?? "eisner";
   const epochs = opts.epochs ?? 10;
   const algorithm = opts.algorithm ?? "mira";

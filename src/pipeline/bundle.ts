@@ -1,5 +1,5 @@
 import { VineparseError } from "../errors.js";
-import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import { fromModelContent, type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
@@ -50,16 +50,16 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
   if (meta.tagger === undefined || meta.parser === undefined) {
     throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
   }
-  return {
-    tagger: Tagger.fromModelData(extract("tagger", m, meta.tagger), path),
-    parser: parserFromModel(extract("parser", m, meta.parser), path),
+  return fromModelContent(path, () => ({
+    tagger: Tagger.fromModelData(extract("tagger", m, meta.tagger!), path),
+    parser: parserFromModel(extract("parser", m, meta.parser!), path),
     info: meta.info ?? {},
-  };
+  }));
 }
 
 /** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */
 export function taggerFromModelData(m: ModelData, path: string): Tagger {
-  if (m.kind === TAGGER_KIND) return Tagger.fromModelData(m, path);
+  if (m.kind === TAGGER_KIND) return fromModelContent(path, () => Tagger.fromModelData(m, path));
   if (m.kind !== BUNDLE_KIND)
     throw new VineparseError(
       "model-kind",
@@ -68,7 +68,7 @@ export function taggerFromModelData(m: ModelData, path: string): Tagger {
     );
   const part = (m.meta as { tagger?: { kind: string; meta: unknown } }).tagger;
   if (part === undefined) throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger", path);
-  return Tagger.fromModelData(extract("tagger", m, part), path);
+  return fromModelContent(path, () => Tagger.fromModelData(extract("tagger", m, part), path));
 }
 
 /** Reads a bundle written by `writeBundle`. */

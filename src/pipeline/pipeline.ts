@@ -6,6 +6,7 @@ import type { DependencyParser } from "../parser/types.js";
 import type { PruningCascade } from "../prune/cascade.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import type { Tagger } from "../tagger/tagger.js";
+import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
 import { type SegmentOptions, segmentText } from "./sentence-split.js";
 import { formatTree } from "./tree-format.js";
@@ -67,7 +68,7 @@ export class Pipeline {
       if (w[UPOS] === "_") untagged = true;
     }
     if (retag || untagged) {
-      if (this.tagger === null) throw new Error("input has no tags and no tagger is loaded");
+      if (this.tagger === null) throw noTaggerError(c.file, c.startLine || undefined);
       const t = this.tagger.tag(forms);
       upos = t.upos;
       xpos = t.xpos;

@@ -14,7 +14,10 @@ export function rawToConllu(
 ): ConlluSentence {
   const lines: string[] = [
     `# sent_id = ${sentId}`,
-    `# text = ${text.slice(s.start, s.end).replace(/\s+/g, " ").trim()}`,
+    `# text = ${text
+      .slice(s.start, s.end)
+      .replace(/[\s\p{Cc}]+/gu, " ")
+      .trim()}`,
   ];
   const words: string[][] = [];
   const wordLine: number[] = [];

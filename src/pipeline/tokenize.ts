@@ -50,13 +50,14 @@ const ASCII_CLASS = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) ASCII_CLASS[c] = LETTER;
   else if (c >= 48 && c <= 57) ASCII_CLASS[c] = DIGIT;
-  else if (c === 32 || (c >= 9 && c <= 13)) ASCII_CLASS[c] = SPACE;
+  // white space, and control characters (NUL, escape, delete, ...) treated as white space
+  else if (c <= 32 || c === 127) ASCII_CLASS[c] = SPACE;
   else ASCII_CLASS[c] = OTHER;
 }
 const wideClass = new Map<number, number>();
 const LETTER_RE = /[\p{L}\p{M}]/u;
 const DIGIT_RE = /\p{N}/u;
-const SPACE_RE = /\s/u;
+const SPACE_RE = /[\s\p{Cc}]/u;
 
 /** Character class of the UTF-16 unit `c` (surrogates count as OTHER). */
 function classOf(c: number): number {
@@ -362,8 +363,11 @@ function scanChunk(text: string, cs: number, ce: number, b: Builder, tail: numbe
 function punctRun(text: string, p: number, ce: number, b: Builder): number {
   const c = text.charCodeAt(p);
   let e = p + 1;
-  if (c >= 0xd800 && c <= 0xdbff && e < ce) {
-    e++; // astral symbol (emoji): keep the surrogate pair together
+  // A symbol of several code units is one extended grapheme cluster (an emoji with its modifiers, a
+  // ZWJ sequence such as a family emoji, a flag).
+  const cluster = c >= 128 && c !== 0x2026 && c !== 0x2018 ? graphemeEnd(text, p, ce) : e;
+  if (cluster > e) {
+    e = cluster;
   } else if (c === 46 || c === 33 || c === 63 || c === 0x2026) {
     // . ! ? … mixed runs form one word ("...", "?!", "!!!")
     while (e < ce) {
@@ -376,7 +380,7 @@ function punctRun(text: string, p: number, ce: number, b: Builder): number {
   } else if (isLineSymbol(c)) {
     // ASCII-art rules mixing symbols ("----==", "|-----+----->")
     while (e < ce && isLineSymbol(text.charCodeAt(e))) e++;
-  } else if (c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44) {
+  } else if (c !== 91 && c !== 93 && c !== 34 && c !== 39 && c !== 44 && (c < 0xd800 || c > 0xdfff)) {
     // repeated symbols ("--", "**", "<<", "=====") form one word
     while (e < ce && text.charCodeAt(e) === c) e++;
   } else if (c === 39 && e < ce && text.charCodeAt(e) === 39) {
@@ -384,6 +388,34 @@ function punctRun(text: string, p: number, ce: number, b: Builder): number {
   }
   b.word(p, e, false);
   return e;
+}
+
+const graphemes = new Intl.Segmenter("en", { granularity: "grapheme" });
+
+/**
+ * End of the extended grapheme cluster (Unicode UAX #29) that starts at p, within [p, ce): a family
+ * emoji (seven code points joined by ZWJ), a flag or a thumbs-up with a skin tone is one cluster.
+ */
+function graphemeEnd(text: string, p: number, ce: number): number {
+  const c = text.charCodeAt(p);
+  // Fast path: a BMP symbol not followed by anything that could extend it.
+  if (p + 1 >= ce) return ce;
+  const d = text.charCodeAt(p + 1);
+  const high = c >= 0xd800 && c <= 0xdbff;
+  if (!high && d < 0x300) return p + 1;
+  if (high && (d < 0xdc00 || d > 0xdfff)) return p + 1; // a lone surrogate
+  for (let window = 32; ; window *= 4) {
+    const end = Math.min(ce, p + window);
+    const first = graphemes.segment(text.slice(p, end))[Symbol.iterator]().next();
+    let e = p + (first.done === true ? 1 : first.value.segment.length);
+    // never end between the two halves of a surrogate pair (lone surrogates confuse the segmenter)
+    const last = text.charCodeAt(e - 1);
+    if (last >= 0xd800 && last <= 0xdbff && e < ce) {
+      const next = text.charCodeAt(e);
+      if (next >= 0xdc00 && next <= 0xdfff) e = e - 1 > p ? e - 1 : e + 1;
+    }
+    if (e < end || end === ce) return e;
+  }
 }
 
 /** Symbols that draw lines and arrows (a mixed run of them is one word, e.g. `----==`). */

@@ -1,7 +1,7 @@
 import type { ConlluSentence } from "../conllu/types.js";
 import type { Annotation } from "../conllu/write.js";
 import { VineparseError } from "../errors.js";
-import { type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import { fromModelContent, type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
 import { Lexicon } from "./lexicon.js";
 import { SparseWeights } from "./sparse-weights.js";
 import { TagDecoder, type TaggerMode, type TagResult } from "./tag-decoder.js";
@@ -45,7 +45,8 @@ export class Tagger {
 
   /** Loads a tagger saved with `save`. */
   static load(path: string): Tagger {
-    return Tagger.fromModelData(readModelFile(path, TAGGER_KIND), path);
+    const m = readModelFile(path, TAGGER_KIND);
+    return fromModelContent(path, () => Tagger.fromModelData(m, path));
   }
 
   /** Rebuilds a tagger from decoded model-file content. */

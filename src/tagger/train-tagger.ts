@@ -1,3 +1,4 @@
+import { checkTaggerTrainingData } from "../corpus/training-data.js";
 import { Rng } from "../util/rng.js";
 import type { WordVectors } from "../vectors/word-vectors.js";
 import { type TagAccuracy, tagAccuracy } from "./accuracy.js";
@@ -82,6 +83,7 @@ export function trainTagDecoder(
   sentences: readonly TaggedSentence[],
   opts: TaggerTrainOptions = {},
 ): TagDecoder {
+  checkTaggerTrainingData(sentences);
   const epochs = opts.epochs ?? 8;
   const mode = opts.mode ?? "joint";
   const columns =

@@ -1,5 +1,6 @@
 import { VineparseError } from "../errors.js";
-import { decodeModel, isModelFile, type ModelData } from "../model/model-file.js";
+import { decodeModel, fromModelContent, isModelFile, type ModelData } from "../model/model-file.js";
+import { decodeUtf8 } from "../util/utf8.js";
 import { readFileBytes } from "../util/read-file.js";
 
 /** Model-file kind of a word-vector table. */
@@ -107,9 +108,10 @@ export class WordVectors {
 export function readWordVectors(path: string): WordVectors {
   const bytes = readFileBytes(path, "vector file");
   if (isModelFile(bytes)) {
-    return WordVectors.fromModelData(decodeModel(bytes, path, VECTORS_KIND), path);
+    const m = decodeModel(bytes, path, VECTORS_KIND);
+    return fromModelContent(path, () => WordVectors.fromModelData(m, path));
   }
-  const lines = bytes.toString("utf8").split("\n");
+  const lines = decodeUtf8(bytes, path).split("\n");
   const words: string[] = [];
   const seen = new Set<string>();
   const values: number[] = [];
