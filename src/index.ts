@@ -177,7 +177,6 @@ export {
   QuadraticFilter,
   type QuadraticInfo,
 } from "./prune/quadratic-filter.js";
-export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";
 export {
   type RoleAblationRow,
   roleAblation,
