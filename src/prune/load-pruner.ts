@@ -2,6 +2,7 @@ import { VineparseError } from "../errors.js";
 import { type ModelData, type QuantizedWeights, readModelFile } from "../model/model-file.js";
 import { unnestModel } from "../model/nest.js";
 import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
+import { JOINT_KIND, JointFilter } from "./joint-filter.js";
 import type { ArcPruner } from "./pruner.js";
 import { QUADRATIC_KIND, QuadraticFilter } from "./quadratic-filter.js";
 import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
@@ -14,7 +15,7 @@ export interface PrunerContext {
 }
 
 /** The kinds of pruning pass this version can load. */
-export const PRUNER_KINDS: readonly string[] = [TOPK_KIND, LINEAR_KIND, QUADRATIC_KIND];
+export const PRUNER_KINDS: readonly string[] = [TOPK_KIND, LINEAR_KIND, QUADRATIC_KIND, JOINT_KIND];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
 export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): ArcPruner {
@@ -25,6 +26,8 @@ export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerConte
       return TokenRoleFilter.fromModelData(m, file);
     case QUADRATIC_KIND:
       return QuadraticFilter.fromModelData(m, file);
+    case JOINT_KIND:
+      return JointFilter.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",
