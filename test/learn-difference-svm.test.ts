@@ -187,3 +187,46 @@ test("difference SVM: implicit difference rows reach the same optimum as trainLi
     }
   }
 });
+
+test("difference SVM: a warm start (earlier dual variables, some examples changed) reaches the cold-start optimum", () => {
+  const rng = new Rng(8);
+  const F = 8;
+  const list: [number, number][][] = [];
+  for (let r = 0; r < 20; r++) {
+    const row: [number, number][] = [];
+    for (let f = 0; f < F; f++) if (rng.next() < 0.4) row.push([f, rng.int(3) + 1]);
+    if (row.length === 0) row.push([rng.int(F), 1]);
+    list.push(row);
+  }
+  const N = 150;
+  const p: DifferenceProblem = {
+    x: rowsOf(list),
+    placements: [
+      { offset: 0, stride: 2 },
+      { offset: 1, stride: 2 },
+    ],
+    dim: 2 * F,
+    pos: Int32Array.from({ length: N }, () => rng.int(20)),
+    posPlace: Uint8Array.from({ length: N }, () => rng.int(2)),
+    neg: Int32Array.from({ length: N }, () => rng.int(20)),
+    negPlace: Uint8Array.from({ length: N }, () => rng.int(2)),
+    labels: Int8Array.from({ length: N }, () => (rng.next() < 0.5 ? 1 : -1)),
+    cost: Float64Array.from({ length: N }, () => 0.1 + rng.next()),
+  };
+  for (let k = 0; k < N; k++)
+    if (p.pos[k] === p.neg[k] && p.posPlace[k] === p.negPlace[k]) p.neg[k] = (p.pos[k]! + 1) % 20;
+  const first = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000 });
+  // Change a third of the examples' plus-side events, as a latent SVM's new assignment would.
+  const alpha = first.alpha.slice();
+  for (let k = 0; k < N; k += 3) {
+    p.pos[k] = (p.pos[k]! + 7) % 20;
+    if (p.pos[k] === p.neg[k] && p.posPlace[k] === p.negPlace[k]) p.pos[k] = (p.pos[k]! + 1) % 20;
+    alpha[k] = 0;
+  }
+  const cold = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000 });
+  const warm = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000, alpha });
+  assert.ok(cold.converged && warm.converged);
+  const oc = differencePrimalObjective(p, cold.w);
+  const ow = differencePrimalObjective(p, warm.w);
+  assert.ok(Math.abs(oc - ow) < 1e-5 * Math.max(1, oc), `${oc} vs ${ow}`);
+});

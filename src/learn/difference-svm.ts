@@ -37,6 +37,15 @@ export interface DifferenceProblem {
   cost: Float64Array;
 }
 
+/** Options of `trainDifferenceSvm`: those of `trainLinearSvm` and a warm start. */
+export interface DifferenceSvmOptions extends LinearSvmOptions {
+  /**
+   * Dual variables to start from (one per example, clipped to [0, C_k] for the hinge), e.g. those of
+   * a previous run on mostly the same examples; default all 0.
+   */
+  alpha?: Float64Array;
+}
+
 /** What `trainDifferenceSvm` returns. */
 export interface DifferenceSvmResult {
   /** The weights (length `dim`). */
@@ -114,7 +123,10 @@ export function differenceDot(p: DifferenceProblem, k: number, w: Float64Array |
  * of the correct class) is exactly this problem with one example per (example, competitor) pair, and
  * so is a latent SVM once every example's latent event is fixed.
  */
-export function trainDifferenceSvm(p: DifferenceProblem, opts: LinearSvmOptions = {}): DifferenceSvmResult {
+export function trainDifferenceSvm(
+  p: DifferenceProblem,
+  opts: DifferenceSvmOptions = {},
+): DifferenceSvmResult {
   const l2 = (opts.loss ?? "l1") === "l2";
   const eps = opts.eps ?? 0.1;
   const maxIter = opts.maxIter ?? 1000;
@@ -136,6 +148,27 @@ export function trainDifferenceSvm(p: DifferenceProblem, opts: LinearSvmOptions 
   const cost = p.cost;
   const w = new Float64Array(p.dim);
   const alpha = new Float64Array(N);
+  if (opts.alpha !== undefined) {
+    if (opts.alpha.length !== N) throw new RangeError("trainDifferenceSvm: one starting alpha per example");
+    for (let k = 0; k < N; k++) {
+      const a = Math.max(0, l2 ? opts.alpha[k]! : Math.min(opts.alpha[k]!, cost[k]!));
+      if (a === 0) continue;
+      alpha[k] = a;
+      const d = a * labels[k]!;
+      const a0 = pos[k]!;
+      const b0 = neg[k]!;
+      if (a0 >= 0) {
+        const o = offs[posPlace[k]!]!;
+        const st = strides[posPlace[k]!]!;
+        for (let q = rowPtr[a0]!, e = rowPtr[a0 + 1]!; q < e; q++) w[o + index[q]! * st]! += d * value[q]!;
+      }
+      if (b0 >= 0) {
+        const o = offs[negPlace[k]!]!;
+        const st = strides[negPlace[k]!]!;
+        for (let q = rowPtr[b0]!, e = rowPtr[b0 + 1]!; q < e; q++) w[o + index[q]! * st]! -= d * value[q]!;
+      }
+    }
+  }
   // ‖x_k‖² + D_kk per example (only examples whose two rows share a placement need a merge).
   const qd = new Float64Array(N);
   for (let k = 0; k < N; k++) qd[k] = differenceNorm(p, k, norms) + (l2 ? 0.5 / cost[k]! : 0);
