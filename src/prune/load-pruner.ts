@@ -2,6 +2,7 @@ import { VineparseError } from "../errors.js";
 import { type ModelData, type QuantizedWeights, readModelFile } from "../model/model-file.js";
 import { unnestModel } from "../model/nest.js";
 import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
+import { JOINT_KIND, JointFilter } from "./joint-filter.js";
 import { LENVINE_KIND, LenVinePruner } from "./len-vine.js";
 import { PosRulesPruner, RULES_KIND } from "./pos-rules.js";
 import type { ArcPruner } from "./pruner.js";
@@ -24,6 +25,7 @@ export const PRUNER_KINDS: readonly string[] = [
   RULES_KIND,
   LINEAR_KIND,
   QUADRATIC_KIND,
+  JOINT_KIND,
 ];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
@@ -41,6 +43,8 @@ export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerConte
       return TokenRoleFilter.fromModelData(m, file);
     case QUADRATIC_KIND:
       return QuadraticFilter.fromModelData(m, file);
+    case JOINT_KIND:
+      return JointFilter.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",

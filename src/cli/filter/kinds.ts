@@ -1,4 +1,5 @@
 import type { FilterKind } from "./kind.js";
+import { jointKind } from "./kind-joint.js";
 import { lenVineKind } from "./kind-lenvine.js";
 import { linearKind } from "./kind-linear.js";
 import { quadraticKind } from "./kind-quadratic.js";
@@ -13,5 +14,6 @@ export const FILTER_KINDS: readonly FilterKind[] = [
   rulesKind,
   linearKind,
   quadraticKind,
+  jointKind,
   topKKind,
 ];
