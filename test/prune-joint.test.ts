@@ -140,7 +140,7 @@ function expectedMask(f: JointFilter, s: Sentence, input: ArcMask): ArcMask {
       if (!input.allows(h, m)) continue;
       const z = eventsOf(h, m, s.n, input, f.roles.crossRoot, f.hasVine);
       const best = Math.max(...z.map((e) => (e === EVENT_VINE ? arcScore(f.vine, tagOf, h, m) : sc[e]!)));
-      if (best > arcScore(f.none, tagOf, h, m) + f.bias) out.remove(h, m);
+      if (best - arcScore(f.none, tagOf, h, m) > f.bias) out.remove(h, m);
     }
   return out;
 }

@@ -44,6 +44,8 @@ export interface DifferenceSvmOptions extends LinearSvmOptions {
    * a previous run on mostly the same examples; default all 0.
    */
   alpha?: Float64Array;
+  /** Called after every pass: passes so far, examples visited in it, projected-gradient spread. */
+  onPass?: (pass: number, visited: number, spread: number) => void;
 }
 
 /** What `trainDifferenceSvm` returns. */
@@ -188,6 +190,7 @@ export function trainDifferenceSvm(
       order[i] = order[j]!;
       order[j] = t;
     }
+    const visited = active;
     for (let s = 0; s < active; s++) {
       const k = order[s]!;
       const y = labels[k]!;
@@ -250,6 +253,7 @@ export function trainDifferenceSvm(
       }
     }
     iter++;
+    opts.onPass?.(iter, visited, pgMax - pgMin);
     if (pgMax - pgMin <= eps) {
       if (active === N) {
         converged = true;

@@ -94,7 +94,8 @@ export class JointFilter implements ArcPruner {
       const best = ev.best;
       const none = ev.none;
       const row = h * size;
-      for (let m = 1; m <= n; m++) if (best[m]! > none[m]! + bias) bits[row + m] = 0;
+      // The same arithmetic as `margins` (operating points sit exactly on a margin).
+      for (let m = 1; m <= n; m++) if (best[m]! - none[m]! > bias) bits[row + m] = 0;
     }
   }
 

@@ -499,6 +499,12 @@ export function trainJointFilter(
       eps: opts.eps ?? 0.1,
       maxIter: opts.maxIter ?? 200,
       seed: it,
+      onPass: (pass, visited, spread) => {
+        if (pass <= 3 || pass % 10 === 0)
+          log(
+            `joint:   pass ${pass}: ${visited} examples active, gradient spread ${spread.toFixed(3)} (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
+          );
+      },
       ...(alpha !== null ? { alpha } : {}),
     });
     w = r.w;
