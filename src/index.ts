@@ -138,6 +138,91 @@ export {
 } from "./prune/load-pruner.js";
 export type { ArcPruner, PruneInput } from "./prune/pruner.js";
 export { type PruneRank, TOPK_KIND, TopKPruner, type TopKWeightSource } from "./prune/top-k.js";
+// Linear token-role filter and quadratic arc filter (Bergsma & Cherry 2010, §4.3–4.4).
+export {
+  ARC_TEMPLATE_NAMES,
+  ARC_TEMPLATES,
+  ArcFilterFeatures,
+  arcFeatureIndex,
+  BETWEEN_WINDOW,
+  DEFAULT_DIST_SCALE,
+} from "./prune/arc-filter-features.js";
+export { cascadeMasks, maskTotals } from "./prune/cascade-masks.js";
+export {
+  type CombinationProblem,
+  type CombinationResult,
+  evaluateCombination,
+  searchCombinations,
+  SignatureTable,
+} from "./prune/combination-search.js";
+export {
+  type FilterCosts,
+  type FilterLearner,
+  type FilterProblem,
+  parseCostGrid,
+} from "./prune/filter-learner.js";
+export {
+  FormTable,
+  prefixAtom,
+  prefixOf,
+  shapeAtom,
+  suffixAtom,
+  suffixOf,
+  wordAtom,
+  wordShape,
+} from "./prune/form-atoms.js";
+export {
+  QUADRATIC_KIND,
+  QUADRATIC_VERSION,
+  QuadraticFilter,
+  type QuadraticInfo,
+} from "./prune/quadratic-filter.js";
+export {
+  type RoleAblationRow,
+  roleAblation,
+  type RoleDecisionQuality,
+  roleDecisionQuality,
+} from "./prune/token-role-analysis.js";
+export {
+  applyRoles,
+  decideRoles,
+  NUM_ROLES,
+  ROLE,
+  ROLE_NAMES,
+  ROLE_PAPER_NAMES,
+  roleActive,
+  roleLabels,
+  type RoleName,
+} from "./prune/token-role-decisions.js";
+export {
+  TOKEN_CONJUNCTIONS,
+  TOKEN_TEMPLATE_NAMES,
+  TOKEN_TEMPLATES,
+  tokenFeatureIndex,
+  TokenRoleFeatures,
+} from "./prune/token-role-features.js";
+export {
+  LINEAR_KIND,
+  LINEAR_VERSION,
+  type RoleDecisionInfo,
+  TokenRoleFilter,
+} from "./prune/token-role-filter.js";
+export {
+  DEFAULT_QUADRATIC_COSTS,
+  type QuadraticSetting,
+  type QuadraticTrainOptions,
+  type QuadraticTrainResult,
+  trainQuadraticFilter,
+} from "./prune/train-quadratic.js";
+export {
+  type CurvePoint,
+  DEFAULT_ROLE_COSTS,
+  DEFAULT_ROLE_LEVELS,
+  type TokenRoleSearch,
+  type TokenRoleTrainOptions,
+  type TokenRoleTrainResult,
+  trainTokenRoleFilter,
+} from "./prune/train-token-roles.js";
 export { type TagAccuracy, tagAccuracy } from "./tagger/accuracy.js";
 export { type FoldInfo, type JackknifeOptions, jackknife, jackknifeFolds } from "./tagger/jackknife.js";
 export type { TaggerMode, TagResult } from "./tagger/tag-decoder.js";
@@ -171,3 +256,23 @@ export {
   trainLinearSvm,
 } from "./learn/linear-svm.js";
 export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";
+// Baselines and PoS rules of Bergsma & Cherry (2010): Len-Vine, Tag-Vine, rules.
+export { LENVINE_KIND, type LenVineInfo, LenVinePruner } from "./prune/len-vine.js";
+export { type LenVineOptions, type LenVineTraining, trainLenVine } from "./prune/train-len-vine.js";
+export { TAGVINE_KIND, type TagVineInfo, TagVinePruner } from "./prune/tag-vine.js";
+export {
+  TagVinePath,
+  type TagVineOptions,
+  type TagVineTraining,
+  trainTagVine,
+} from "./prune/train-tag-vine.js";
+export { type PosRules, PosRulesPruner, RULES_KIND, type RulesInfo } from "./prune/pos-rules.js";
+export {
+  type AggregatedProblem,
+  exactRuleLearner,
+  type RuleClassifierWeights,
+  type RuleLearner,
+  ruleObjective,
+} from "./prune/rule-learner.js";
+export { ruleProblems, type RulesOptions, type RulesTraining, trainRules } from "./prune/train-rules.js";
+export { type TagColumn, TagMap } from "./prune/tag-map.js";

@@ -2,7 +2,13 @@ import { VineparseError } from "../errors.js";
 import { type ModelData, type QuantizedWeights, readModelFile } from "../model/model-file.js";
 import { unnestModel } from "../model/nest.js";
 import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
+import { JOINT_KIND, JointFilter } from "./joint-filter.js";
+import { LENVINE_KIND, LenVinePruner } from "./len-vine.js";
+import { PosRulesPruner, RULES_KIND } from "./pos-rules.js";
 import type { ArcPruner } from "./pruner.js";
+import { QUADRATIC_KIND, QuadraticFilter } from "./quadratic-filter.js";
+import { TAGVINE_KIND, TagVinePruner } from "./tag-vine.js";
+import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 import { TOPK_KIND, TopKPruner } from "./top-k.js";
 
 /** What a pass may bind to when it is loaded inside a parser model (e.g. the parser's first-order weights). */
@@ -12,13 +18,33 @@ export interface PrunerContext {
 }
 
 /** The kinds of pruning pass this version can load. */
-export const PRUNER_KINDS: readonly string[] = [TOPK_KIND];
+export const PRUNER_KINDS: readonly string[] = [
+  TOPK_KIND,
+  LENVINE_KIND,
+  TAGVINE_KIND,
+  RULES_KIND,
+  LINEAR_KIND,
+  QUADRATIC_KIND,
+  JOINT_KIND,
+];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
 export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerContext = {}): ArcPruner {
   switch (m.kind) {
     case TOPK_KIND:
       return TopKPruner.fromModelData(m, file, ctx.parserWeights);
+    case LENVINE_KIND:
+      return LenVinePruner.fromModelData(m, file);
+    case TAGVINE_KIND:
+      return TagVinePruner.fromModelData(m, file);
+    case RULES_KIND:
+      return PosRulesPruner.fromModelData(m, file);
+    case LINEAR_KIND:
+      return TokenRoleFilter.fromModelData(m, file);
+    case QUADRATIC_KIND:
+      return QuadraticFilter.fromModelData(m, file);
+    case JOINT_KIND:
+      return JointFilter.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",

@@ -1,0 +1,404 @@
+// Arc filters of Bergsma & Cherry (2010) on a UD treebank: Table 4 (coverage, reduction, filter speed
+// of each filter and cascade, with the oracle bound), Figure 2 (coverage against reduction over each
+// filter's settings, SVG), and Table 7 (first- and second-order parsing with each filter, parsers
+// trained unfiltered and trained with the filter, timed in one interleaved run).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { FILTER_KINDS } from "../src/cli/filter/kinds.js";
+import type { Sentence } from "../src/corpus/sentence.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AttachmentEvaluator } from "../src/eval/attachment.js";
+import { round } from "../src/eval/percent.js";
+import type { Cell } from "../src/eval/table.js";
+import { encodeModel } from "../src/model/model-file.js";
+import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
+import { parsePruned } from "../src/parser/pruned-parse.js";
+import { trainParser } from "../src/parser/train.js";
+import type { DependencyParser } from "../src/parser/types.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
+import { cascadeModelData } from "../src/prune/load-pruner.js";
+import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
+import { BenchAbort, type BenchContext, type Experiment, repoRoot, resultsDir } from "./lib.js";
+import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
+
+/** One row of Table 4: a filter kind trained on top of an earlier row's cascade. */
+interface Stage {
+  label: string;
+  kind: string;
+  after: string | null;
+  /** Kind options for the row (strings, as on the command line). */
+  values: Record<string, string>;
+  /** Figure 2: option settings swept for the curve (each merged over `values`). */
+  sweep: Record<string, string>[];
+}
+
+/** The paper's rows (Table 4), each kind with the settings swept for Figure 2. */
+const STAGES: Stage[] = [
+  {
+    label: "Len-Vine",
+    kind: "lenvine",
+    after: null,
+    values: {},
+    sweep: ["99", "99.5", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
+  },
+  {
+    label: "Tag-Vine",
+    kind: "tagvine",
+    after: null,
+    values: {},
+    sweep: ["99", "99.5", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
+  },
+  {
+    label: "Rules",
+    kind: "rules",
+    after: null,
+    values: {},
+    sweep: ["99.5", "99.7", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
+  },
+  { label: "Rules+Linear", kind: "linear", after: "Rules", values: {}, sweep: [] },
+  { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear", values: {}, sweep: [] },
+];
+
+/** Median of a non-empty list. */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+/** Runs the built CLI, or stops the bench with its stderr. */
+function cli(args: string[]): void {
+  const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new BenchAbort(`vineparse ${args.join(" ")} failed: ${r.stderr}`, 1);
+}
+
+/**
+ * Tagged copies of the treebank, made once and kept in out/cache/<tb>/: train with 10-fold
+ * jack-knifed tags (as a filter meets tags at parse time), dev tagged by the bundled model's tagger.
+ */
+function taggedData(
+  ctx: BenchContext,
+  tb: string,
+  note: (s: string) => void,
+): { train: string; dev: string } {
+  const dir = join(repoRoot, "out", "cache", tb);
+  mkdirSync(dir, { recursive: true });
+  const train = join(dir, "train.jk.conllu");
+  const dev = join(dir, "dev.tagged.conllu");
+  if (!existsSync(train)) {
+    note(`jack-knifing ${tb} train tags (10 folds) into ${train}`);
+    cli(["tag", "--jackknife", "10", "--input", ctx.treebank(tb, "train"), "--output", train]);
+  }
+  if (!existsSync(dev)) {
+    note(`tagging ${tb} dev with the bundled tagger into ${dev}`);
+    cli(["tag", "--model", DEFAULT_MODEL, "--input", ctx.treebank(tb, "dev"), "--output", dev]);
+  }
+  return { train, dev };
+}
+
+/**
+ * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,figure2,table7]
+ * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
+ * [--rows LABELS]` (--rows: only these Table 4 rows, e.g. Len-Vine,Tag-Vine,Rules).
+ * T: training data with predicted (jack-knifed) tags, D: dev with predicted tags and gold heads
+ * (default: made once and cached in out/cache/<tb>/).
+ */
+export const experiment: Experiment = {
+  summary:
+    "B&C 2010 arc filters: Table 4 (coverage/reduction/speed), Figure 2 (SVG), Table 7 (parsing with filters)",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("filters", args, {
+      tb: { type: "string" },
+      train: { type: "string" },
+      dev: { type: "string" },
+      parts: { type: "string" },
+      epochs: { type: "string" },
+      reps: { type: "string" },
+      "parse-filters": { type: "string" },
+      "train-filters": { type: "string" },
+      orders: { type: "string" },
+      "train-limit": { type: "string" },
+      rows: { type: "string" },
+    });
+    const tb = values.tb ?? "en_ewt";
+    const parts = new Set((values.parts ?? "table4,figure2,table7").split(","));
+    const epochs = numberOption("filters", "epochs", values.epochs, 10, { integer: true, min: 1 });
+    const reps = numberOption("filters", "reps", values.reps, 5, { integer: true, min: 1 });
+    const limit = numberOption("filters", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
+    const orders = (values.orders ?? "1,2").split(",").map(Number);
+    const wanted = values.rows === undefined ? null : new Set(values.rows.split(","));
+    ctx.note(ctx.header());
+    const data =
+      values.train !== undefined && values.dev !== undefined
+        ? { train: values.train, dev: values.dev }
+        : taggedData(ctx, tb, (s) => ctx.note(s));
+    const vocab = new Vocabularies();
+    let train = loadCorpus(data.train, vocab).sentences;
+    if (limit > 0) train = train.slice(0, limit);
+    const dev = loadCorpus(data.dev, vocab).sentences;
+    const devTokens = dev.reduce((a, s) => a + s.n, 0);
+    ctx.note(
+      `${tb}: train ${data.train} (${train.length} sentences), dev ${data.dev} (${dev.length} sentences, ${devTokens} tokens); predicted tags`,
+    );
+
+    // Table 4: every row trained on train (operating points on dev), measured on dev.
+    const cascades = new Map<string, PruningCascade>();
+    const t4: Cell[][] = [];
+    let oracle = 0;
+    const kinds = new Map(FILTER_KINDS.map((k) => [k.name, k]));
+    const trainStage = (st: Stage, over: Record<string, string>): PruningCascade | null => {
+      const kind = kinds.get(st.kind);
+      if (kind === undefined) return null;
+      const prefix = st.after === null ? new PruningCascade() : cascades.get(st.after);
+      if (prefix === undefined) return null;
+      const own: Record<string, string | undefined> = {};
+      for (const k of Object.keys(kind.options)) own[k] = over[k] ?? st.values[k];
+      const passes = kind.train({ train, dev, vocab, values: own, prefix, log: () => {} });
+      return prefix.concat(passes);
+    };
+    for (const st of STAGES) {
+      if (wanted !== null && !wanted.has(st.label)) continue;
+      const t0 = performance.now();
+      const c = trainStage(st, {});
+      if (c === null) {
+        ctx.note(
+          `${st.label}: kind "${st.kind}" (or the row it builds on) is not available in this build; skipped`,
+        );
+        continue;
+      }
+      const trainSeconds = (performance.now() - t0) / 1000;
+      cascades.set(st.label, c);
+      const e = evaluateCascade(c, dev, vocab);
+      oracle = e.scores.oracleReduction;
+      t4.push([
+        st.label,
+        round(e.scores.coverage),
+        round(e.scores.reduction),
+        round(e.scores.sentenceCoverage),
+        round(e.scores.headsPerToken),
+        Number((e.seconds * 1000).toFixed(0)),
+        Math.round(devTokens / e.seconds),
+        Number((encodeModel(cascadeModelData(c)).length / 1e6).toFixed(2)),
+        Number(trainSeconds.toFixed(1)),
+      ]);
+    }
+    if (parts.has("table4")) {
+      t4.push(["Oracle (gold tree)", 100, round(oracle), 100, 1, "", "", "", ""]);
+      ctx.table(
+        `Table 4: arc filters on ${tb} dev (predicted tags): coverage (gold arcs kept), reduction (arcs removed), time to filter the whole dev set`,
+        [
+          "filter",
+          "coverage %",
+          "reduction %",
+          "sentences all kept %",
+          "heads/token",
+          "filter ms",
+          "filter tok/s",
+          "model MB",
+          "train s",
+        ],
+        t4,
+      );
+    }
+
+    if (parts.has("figure2")) {
+      const series: PlotSeries[] = [];
+      const rows: Cell[][] = [];
+      for (const st of STAGES) {
+        if (!cascades.has(st.label) || st.sweep.length === 0) continue;
+        const pts: [number, number][] = [];
+        for (const over of st.sweep) {
+          const c = trainStage(st, over);
+          if (c === null) continue;
+          const e = evaluateCascade(c, dev, vocab);
+          pts.push([e.scores.reduction, e.scores.coverage]);
+          rows.push([
+            st.label,
+            Object.entries(over)
+              .map(([k, v]) => `--${k} ${v}`)
+              .join(" "),
+            round(e.scores.coverage),
+            round(e.scores.reduction),
+          ]);
+        }
+        series.push({ name: st.label, points: pts });
+      }
+      ctx.table(
+        `Figure 2 data: coverage against reduction on ${tb} dev`,
+        ["filter", "setting", "coverage %", "reduction %"],
+        rows,
+      );
+      const minCov = Math.min(99, ...series.flatMap((s) => s.points.map((p) => p[1])));
+      const svg = linePlotSvg(
+        {
+          title: `Arc filters on ${tb} dev: coverage against reduction`,
+          xLabel: "reduction (% of arcs removed)",
+          yLabel: "coverage (% of gold arcs kept)",
+          x: [0, 100],
+          y: [Math.floor(minCov * 2) / 2, 100],
+        },
+        series,
+      );
+      const path = join(resultsDir, `filters-figure2-${ctx.date.slice(0, 10)}.svg`);
+      mkdirSync(resultsDir, { recursive: true });
+      writeFileSync(path + ".tmp", svg);
+      renameSync(path + ".tmp", path);
+      ctx.note(`Figure 2 written to ${path}`);
+    }
+
+    if (!parts.has("table7")) return;
+    // Table 7: parsers trained without filters, then with each of --train-filters; every parser parses
+    // dev with no filter and with each of --parse-filters, all timed round robin (A B C … A B C …).
+    const parseFilters = (
+      values["parse-filters"] ?? [...cascades.keys()].filter((k) => k.startsWith("Rules")).join(",")
+    )
+      .split(",")
+      .filter((l) => cascades.has(l));
+    const trainFilters = (values["train-filters"] ?? "Rules+Linear+Quad")
+      .split(",")
+      .filter((l) => cascades.has(l));
+    interface Run {
+      parser: string;
+      trainedWith: string;
+      filter: string;
+      p: DependencyParser;
+      cascade: PruningCascade;
+      trainMin: number;
+      times: number[];
+    }
+    const runs: Run[] = [];
+    const none = new PruningCascade();
+    const addParsers = (trainedWith: string, cascade: PruningCascade) => {
+      const made: { name: string; p: DependencyParser; min: number }[] = [];
+      for (const decoder of orders.includes(1) ? (["eisner", "mst"] as const) : ([] as const)) {
+        const t0 = performance.now();
+        const r = trainParser(train, vocab, {
+          decoder,
+          epochs,
+          dev,
+          cascade,
+          onEpoch: (e) =>
+            ctx.note(
+              `  1st ${decoder} (trained: ${trainedWith}) epoch ${e.epoch}: dev UAS ${round(e.dev!.uasNoPunct)}`,
+            ),
+        });
+        const min = (performance.now() - t0) / 60000;
+        made.push({ name: `1st ${decoder === "eisner" ? "Eisner" : "MST"}`, p: r.parser, min });
+      }
+      if (orders.includes(2)) {
+        const t0 = performance.now();
+        const r = trainHigherOrderParser(train, vocab, {
+          order: 2,
+          epochs,
+          k: 0,
+          prefix: cascade,
+          dev,
+          onEpoch: (e) =>
+            ctx.note(`  2nd (trained: ${trainedWith}) epoch ${e.epoch}: dev UAS ${round(e.dev!.uasNoPunct)}`),
+        });
+        made.push({ name: "2nd", p: r.parser, min: (performance.now() - t0) / 60000 });
+      }
+      return made;
+    };
+    for (const m of addParsers("none", none)) {
+      runs.push({
+        parser: m.name,
+        trainedWith: "none",
+        filter: "none",
+        p: m.p,
+        cascade: none,
+        trainMin: m.min,
+        times: [],
+      });
+      for (const f of parseFilters)
+        runs.push({
+          parser: m.name,
+          trainedWith: "none",
+          filter: f,
+          p: m.p,
+          cascade: cascades.get(f)!,
+          trainMin: m.min,
+          times: [],
+        });
+    }
+    for (const f of trainFilters) {
+      const c = cascades.get(f)!;
+      for (const m of addParsers(f, c))
+        runs.push({
+          parser: m.name,
+          trainedWith: f,
+          filter: f,
+          p: m.p,
+          cascade: c,
+          trainMin: m.min,
+          times: [],
+        });
+    }
+    const results = runs.map(() => ({ heads: [] as Int32Array[], rels: [] as Int32Array[], fallbacks: 0 }));
+    for (let r = 0; r < reps; r++) {
+      runs.forEach((run, i) => {
+        const t0 = performance.now();
+        const out: Int32Array[] = [];
+        const rels: Int32Array[] = [];
+        let fb = 0;
+        for (const s of dev) {
+          const res = parsePruned(run.p, s, vocab, run.cascade);
+          if (res.fallback) fb++;
+          if (r === 0) {
+            out.push(res.heads.slice());
+            rels.push(res.labels.slice());
+          }
+        }
+        run.times.push((performance.now() - t0) / 1000);
+        if (r === 0) results[i] = { heads: out, rels, fallbacks: fb };
+      });
+    }
+    const base = new Map<string, number>();
+    for (const run of runs) if (run.filter === "none") base.set(run.parser, median(run.times));
+    const rows: Cell[][] = runs.map((run, i) => {
+      const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+      const ids = run.p.labels.map((l) => vocab.deprel.add(l));
+      dev.forEach((s: Sentence, j) => {
+        const rel = results[i]!.rels[j]!.map((l, m) => (m === 0 ? 0 : ids[l]!));
+        ev.addSentence(s, results[i]!.heads[j]!, rel);
+      });
+      const sc = ev.scores();
+      const sec = median(run.times);
+      return [
+        run.parser,
+        run.trainedWith,
+        run.filter,
+        round(sc.uasNoPunct),
+        round(sc.lasNoPunct),
+        Number(sec.toFixed(3)),
+        Math.round(devTokens / sec),
+        Number((base.get(run.parser)! / sec).toFixed(2)),
+        results[i]!.fallbacks,
+        run.trainedWith === run.filter || run.filter === "none" ? Number(run.trainMin.toFixed(1)) : "",
+      ];
+    });
+    ctx.table(
+      `Table 7: parsing ${tb} dev with arc filters (predicted tags; filter time included; median of ${reps} interleaved runs)`,
+      [
+        "parser",
+        "trained with",
+        "filter",
+        "UAS-P",
+        "LAS-P",
+        "parse s",
+        "tok/s",
+        "speed-up",
+        "fallbacks",
+        "train min",
+      ],
+      rows,
+    );
+  },
+};

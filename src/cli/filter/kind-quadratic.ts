@@ -1,0 +1,48 @@
+import { DEFAULT_QUADRATIC_COSTS, trainQuadraticFilter } from "../../prune/train-quadratic.js";
+import { choiceOption, numberOption, UsageError } from "../args.js";
+import { costsOption, SVM_OPTIONS, SVM_USAGE, svmOption } from "./kind-linear.js";
+import type { FilterKind } from "./kind.js";
+
+/** `--kind quadratic`: the arc filter of Bergsma & Cherry (2010, §4.4), after the --after passes (rules + linear). */
+export const quadraticKind: FilterKind = {
+  name: "quadratic",
+  summary:
+    "quadratic arc filter: one classifier per surviving arc (B&C 2010 §4.4; give rules + linear with --after)",
+  options: {
+    tags: { type: "string" },
+    bits: { type: "string" },
+    costs: { type: "string" },
+    coverage: { type: "string" },
+    "dist-scale": { type: "string" },
+    ...SVM_OPTIONS,
+  },
+  usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
+          --costs C1:C2,… (SVM cost grid, default ${DEFAULT_QUADRATIC_COSTS.map((x) => `${x.c1}:${x.c2}`).join(",")})
+          --coverage P (dev coverage target of the whole cascade, %, default 99.5)
+          --dist-scale S (distance features are (h-m)/S, default 10)
+${SVM_USAGE}`,
+  train(ctx) {
+    const v = ctx.values as Record<string, string | undefined>;
+    if (ctx.dev === undefined)
+      throw new UsageError(
+        "filter train --kind quadratic: needs --dev (the operating point is chosen on dev)",
+      );
+    if (ctx.prefix.empty)
+      ctx.log("quadratic: no --after passes: training on every arc (the paper runs it after rules + linear)");
+    const r = trainQuadraticFilter(ctx.train, ctx.dev, ctx.vocab, {
+      learner: svmOption("quadratic", ctx),
+      tags: choiceOption("filter", "tags", v.tags, ["upos", "xpos", "auto"] as const, "auto"),
+      bits: numberOption("filter", "bits", v.bits, 20, { integer: true, min: 8, max: 26 }),
+      costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
+      coverage: numberOption("filter", "coverage", v.coverage, 99.5, { min: 50, max: 100 }),
+      distScale: numberOption("filter", "dist-scale", v["dist-scale"], 10, { min: 0.001 }),
+      prefix: ctx.prefix,
+      log: ctx.log,
+    });
+    const st = r.settings[r.chosen]!;
+    ctx.log(
+      `quadratic: chose C1 ${st.c1}, C2 ${st.c2}: dev ${st.coverage}% coverage, ${st.reduction}% reduction`,
+    );
+    return [r.filter];
+  },
+};

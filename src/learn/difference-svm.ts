@@ -1,0 +1,286 @@
+import type { SparseRows } from "../prune/sparse-rows.js";
+import { Rng } from "../util/rng.js";
+import type { LinearSvmOptions } from "./linear-svm.js";
+
+/** Where a feature row goes in the weight vector: its feature f is weight `offset + f * stride`. */
+export interface Placement {
+  offset: number;
+  stride: number;
+}
+
+/**
+ * A binary SVM problem whose examples are differences of two placed feature rows, given implicitly:
+ * example k is x_k = place(pos[k]) − place(neg[k]), where place(r) puts row r of `x` at
+ * `placements[posPlace[k]]` (resp. `negPlace[k]`) and a row of -1 stands for nothing. This is the
+ * shape of multiclass and latent SVM constraints "score(event) − score(competitor) ≥ 1": the events'
+ * feature rows are stored once and shared by every constraint that mentions them. Distinct placements
+ * must map the features they are used with to disjoint weights (e.g. one block per event type, or
+ * interleaved blocks with the same stride and distinct offsets); two rows under the same placement
+ * may overlap.
+ */
+export interface DifferenceProblem {
+  /** The event feature rows (indices strictly increasing within a row). */
+  x: SparseRows;
+  /** Placements (at most 256). */
+  placements: readonly Placement[];
+  /** Length of the weight vector. */
+  dim: number;
+  /** Per example: the row of the event on the plus side (-1: none) and its placement. */
+  pos: Int32Array;
+  posPlace: Uint8Array;
+  /** Per example: the row of the competitor on the minus side (-1: none) and its placement. */
+  neg: Int32Array;
+  negPlace: Uint8Array;
+  /** Per example: +1 (want w·x_k ≥ 1) or -1 (want w·x_k ≤ -1). */
+  labels: Int8Array;
+  /** Per example cost C_k > 0 (cost × count for an example standing for several identical ones). */
+  cost: Float64Array;
+}
+
+/** Options of `trainDifferenceSvm`: those of `trainLinearSvm` and a warm start. */
+export interface DifferenceSvmOptions extends LinearSvmOptions {
+  /**
+   * Dual variables to start from (one per example, clipped to [0, C_k] for the hinge), e.g. those of
+   * a previous run on mostly the same examples; default all 0.
+   */
+  alpha?: Float64Array;
+  /** Called after every pass: passes so far, examples visited in it, projected-gradient spread. */
+  onPass?: (pass: number, visited: number, spread: number) => void;
+}
+
+/** What `trainDifferenceSvm` returns. */
+export interface DifferenceSvmResult {
+  /** The weights (length `dim`). */
+  w: Float64Array;
+  /** Dual variables, one per example. */
+  alpha: Float64Array;
+  /** Passes over the active examples. */
+  iterations: number;
+  /** True when the projected-gradient spread fell below eps before maxIter. */
+  converged: boolean;
+}
+
+/** Squared norm of row r. */
+function rowNorm(x: SparseRows, r: number): number {
+  let s = 0;
+  for (let p = x.rowPtr[r]!; p < x.rowPtr[r + 1]!; p++) s += x.value[p]! * x.value[p]!;
+  return s;
+}
+
+/** Dot product of rows a and b of x (merge of the sorted indices). */
+function rowsDot(x: SparseRows, a: number, b: number): number {
+  let p = x.rowPtr[a]!;
+  const pe = x.rowPtr[a + 1]!;
+  let q = x.rowPtr[b]!;
+  const qe = x.rowPtr[b + 1]!;
+  let s = 0;
+  while (p < pe && q < qe) {
+    const i = x.index[p]!;
+    const j = x.index[q]!;
+    if (i === j) s += x.value[p++]! * x.value[q++]!;
+    else if (i < j) p++;
+    else q++;
+  }
+  return s;
+}
+
+/** ‖x_k‖² of example k of a difference problem. */
+export function differenceNorm(p: DifferenceProblem, k: number, norms?: Float64Array): number {
+  const a = p.pos[k]!;
+  const b = p.neg[k]!;
+  const na = a < 0 ? 0 : norms !== undefined ? norms[a]! : rowNorm(p.x, a);
+  const nb = b < 0 ? 0 : norms !== undefined ? norms[b]! : rowNorm(p.x, b);
+  let s = na + nb;
+  if (a >= 0 && b >= 0 && p.posPlace[k] === p.negPlace[k]) s -= 2 * rowsDot(p.x, a, b);
+  return s;
+}
+
+/** w·x_k for example k of a difference problem. */
+export function differenceDot(p: DifferenceProblem, k: number, w: Float64Array | Float32Array): number {
+  const { rowPtr, index, value } = p.x;
+  let dot = 0;
+  const a = p.pos[k]!;
+  if (a >= 0) {
+    const pl = p.placements[p.posPlace[k]!]!;
+    for (let q = rowPtr[a]!; q < rowPtr[a + 1]!; q++)
+      dot += w[pl.offset + index[q]! * pl.stride]! * value[q]!;
+  }
+  const b = p.neg[k]!;
+  if (b >= 0) {
+    const pl = p.placements[p.negPlace[k]!]!;
+    for (let q = rowPtr[b]!; q < rowPtr[b + 1]!; q++)
+      dot -= w[pl.offset + index[q]! * pl.stride]! * value[q]!;
+  }
+  return dot;
+}
+
+/**
+ * The cost-sensitive L2-regularised linear SVM of `trainLinearSvm` (dual coordinate descent with
+ * shrinking, Hsieh et al. 2008; hinge or squared hinge) on a `DifferenceProblem`:
+ *
+ *   min_w ½‖w‖² + Σ_k C_k ξ(1 − y_k w·x_k),  x_k = place(pos_k) − place(neg_k),
+ *
+ * with the difference vectors never built: a coordinate step reads and updates the weights of the two
+ * placed rows, O(nnz(pos_k) + nnz(neg_k)). A Weston–Watkins multiclass SVM (one hinge per competitor
+ * of the correct class) is exactly this problem with one example per (example, competitor) pair, and
+ * so is a latent SVM once every example's latent event is fixed.
+ */
+export function trainDifferenceSvm(
+  p: DifferenceProblem,
+  opts: DifferenceSvmOptions = {},
+): DifferenceSvmResult {
+  const l2 = (opts.loss ?? "l1") === "l2";
+  const eps = opts.eps ?? 0.1;
+  const maxIter = opts.maxIter ?? 1000;
+  const rng = new Rng(opts.seed ?? 1);
+  const N = p.labels.length;
+  if (p.pos.length !== N || p.neg.length !== N || p.cost.length !== N)
+    throw new RangeError("trainDifferenceSvm: pos, neg, labels and cost must have one entry per example");
+  if (p.placements.length > 256) throw new RangeError("trainDifferenceSvm: at most 256 placements");
+  const { rowPtr, index, value } = p.x;
+  const offs = Int32Array.from(p.placements, (q) => q.offset);
+  const strides = Int32Array.from(p.placements, (q) => q.stride);
+  const norms = new Float64Array(p.x.rows);
+  for (let r = 0; r < p.x.rows; r++) norms[r] = rowNorm(p.x, r);
+  const pos = p.pos;
+  const neg = p.neg;
+  const posPlace = p.posPlace;
+  const negPlace = p.negPlace;
+  const labels = p.labels;
+  const cost = p.cost;
+  const w = new Float64Array(p.dim);
+  const alpha = new Float64Array(N);
+  if (opts.alpha !== undefined) {
+    if (opts.alpha.length !== N) throw new RangeError("trainDifferenceSvm: one starting alpha per example");
+    for (let k = 0; k < N; k++) {
+      const a = Math.max(0, l2 ? opts.alpha[k]! : Math.min(opts.alpha[k]!, cost[k]!));
+      if (a === 0) continue;
+      alpha[k] = a;
+      const d = a * labels[k]!;
+      const a0 = pos[k]!;
+      const b0 = neg[k]!;
+      if (a0 >= 0) {
+        const o = offs[posPlace[k]!]!;
+        const st = strides[posPlace[k]!]!;
+        for (let q = rowPtr[a0]!, e = rowPtr[a0 + 1]!; q < e; q++) w[o + index[q]! * st]! += d * value[q]!;
+      }
+      if (b0 >= 0) {
+        const o = offs[negPlace[k]!]!;
+        const st = strides[negPlace[k]!]!;
+        for (let q = rowPtr[b0]!, e = rowPtr[b0 + 1]!; q < e; q++) w[o + index[q]! * st]! -= d * value[q]!;
+      }
+    }
+  }
+  // ‖x_k‖² + D_kk per example (only examples whose two rows share a placement need a merge).
+  const qd = new Float64Array(N);
+  for (let k = 0; k < N; k++) qd[k] = differenceNorm(p, k, norms) + (l2 ? 0.5 / cost[k]! : 0);
+  const order = new Int32Array(N);
+  for (let k = 0; k < N; k++) order[k] = k;
+  let active = N;
+  let pgMaxOld = Number.POSITIVE_INFINITY;
+  let pgMinOld = Number.NEGATIVE_INFINITY;
+  let iter = 0;
+  let converged = false;
+  while (iter < maxIter) {
+    let pgMax = Number.NEGATIVE_INFINITY;
+    let pgMin = Number.POSITIVE_INFINITY;
+    for (let i = active - 1; i > 0; i--) {
+      const j = rng.int(i + 1);
+      const t = order[i]!;
+      order[i] = order[j]!;
+      order[j] = t;
+    }
+    const visited = active;
+    for (let s = 0; s < active; s++) {
+      const k = order[s]!;
+      const y = labels[k]!;
+      const a0 = pos[k]!;
+      const b0 = neg[k]!;
+      let aOff = 0;
+      let aSt = 0;
+      let bOff = 0;
+      let bSt = 0;
+      let dot = 0;
+      if (a0 >= 0) {
+        aOff = offs[posPlace[k]!]!;
+        aSt = strides[posPlace[k]!]!;
+        for (let q = rowPtr[a0]!, e = rowPtr[a0 + 1]!; q < e; q++)
+          dot += w[aOff + index[q]! * aSt]! * value[q]!;
+      }
+      if (b0 >= 0) {
+        bOff = offs[negPlace[k]!]!;
+        bSt = strides[negPlace[k]!]!;
+        for (let q = rowPtr[b0]!, e = rowPtr[b0 + 1]!; q < e; q++)
+          dot -= w[bOff + index[q]! * bSt]! * value[q]!;
+      }
+      const a = alpha[k]!;
+      const c = cost[k]!;
+      const g = y * dot - 1 + (l2 ? (0.5 / c) * a : 0);
+      const u = l2 ? Number.POSITIVE_INFINITY : c;
+      let pg = 0;
+      if (a === 0) {
+        if (g > pgMaxOld) {
+          active--;
+          order[s] = order[active]!;
+          order[active] = k;
+          s--;
+          continue;
+        }
+        if (g < 0) pg = g;
+      } else if (a === u) {
+        if (g < pgMinOld) {
+          active--;
+          order[s] = order[active]!;
+          order[active] = k;
+          s--;
+          continue;
+        }
+        if (g > 0) pg = g;
+      } else pg = g;
+      if (pg > pgMax) pgMax = pg;
+      if (pg < pgMin) pgMin = pg;
+      const qk = qd[k]!;
+      if (Math.abs(pg) > 1e-12 && qk > 0) {
+        const na = Math.min(Math.max(a - g / qk, 0), u);
+        const d = (na - a) * y;
+        alpha[k] = na;
+        if (a0 >= 0)
+          for (let q = rowPtr[a0]!, e = rowPtr[a0 + 1]!; q < e; q++)
+            w[aOff + index[q]! * aSt]! += d * value[q]!;
+        if (b0 >= 0)
+          for (let q = rowPtr[b0]!, e = rowPtr[b0 + 1]!; q < e; q++)
+            w[bOff + index[q]! * bSt]! -= d * value[q]!;
+      }
+    }
+    iter++;
+    opts.onPass?.(iter, visited, pgMax - pgMin);
+    if (pgMax - pgMin <= eps) {
+      if (active === N) {
+        converged = true;
+        break;
+      }
+      active = N;
+      pgMaxOld = Number.POSITIVE_INFINITY;
+      pgMinOld = Number.NEGATIVE_INFINITY;
+      continue;
+    }
+    pgMaxOld = pgMax <= 0 ? Number.POSITIVE_INFINITY : pgMax;
+    pgMinOld = pgMin >= 0 ? Number.NEGATIVE_INFINITY : pgMin;
+  }
+  return { w, alpha, iterations: iter, converged };
+}
+
+/** Primal objective ½‖w‖² + Σ C_k ξ(1 − y_k w·x_k) of a difference problem at w. */
+export function differencePrimalObjective(
+  p: DifferenceProblem,
+  w: Float64Array,
+  loss: "l1" | "l2" = "l1",
+): number {
+  let obj = 0;
+  for (let f = 0; f < w.length; f++) obj += 0.5 * w[f]! * w[f]!;
+  for (let k = 0; k < p.labels.length; k++) {
+    const z = 1 - p.labels[k]! * differenceDot(p, k, w);
+    if (z > 0) obj += p.cost[k]! * (loss === "l2" ? z * z : z);
+  }
+  return obj;
+}

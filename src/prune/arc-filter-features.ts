@@ -1,0 +1,326 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { finish, mix } from "../util/hash.js";
+import { FormTable, wordAtom } from "./form-atoms.js";
+import type { PruneInput } from "./pruner.js";
+import type { TagMap } from "./tag-map.js";
+
+/**
+ * Templates of the quadratic filter's arc features (Bergsma & Cherry 2010, Table 3) for head h and
+ * modifier m, where dir = sign(h - m) and tagshm = (dir, tag_h, tag_m). The first eight are binary;
+ * the last four are real-valued.
+ */
+export const ARC_TEMPLATES = {
+  /** sign(h-m) */
+  dir: 0,
+  /** tagshm */
+  triple: 1,
+  /** tag_{m-1}, tagshm */
+  modPrev: 2,
+  /** tag_{m+1}, tagshm */
+  modNext: 3,
+  /** tag_{h-1}, tagshm */
+  headPrev: 4,
+  /** tag_{h+1}, tagshm */
+  headNext: 5,
+  /** sign(h-m), tag_h, word_m */
+  tagWord: 6,
+  /** sign(h-m), word_h, tag_m */
+  wordTag: 7,
+  /** constant (the classifier's bias) */
+  bias: 8,
+  /** sign(h-m) ⇒ (h-m) / distScale */
+  distance: 9,
+  /** tag_h, tag_m ⇒ (h-m) / distScale */
+  pairDistance: 10,
+  /** tag_k, tagshm ⇒ count of tag_k between h and m (within 5 of either end) */
+  betweenTag: 11,
+  /** word_k, tagshm ⇒ count of word_k between h and m (within 5 of either end) */
+  betweenWord: 12,
+} as const;
+
+/** Names of the arc templates, indexed by template id. */
+export const ARC_TEMPLATE_NAMES: readonly string[] = Object.keys(ARC_TEMPLATES);
+
+/** Upper bound on the features one arc has (9 binary, 2 distances, 10 between tags, 10 between words). */
+export const MAX_ARC_FILTER_FEATURES = 32;
+
+/** Positions between head and modifier within this distance of either end are counted (Table 3: ±5). */
+export const BETWEEN_WINDOW = 5;
+
+/** Default divisor of the distance features: arcs of length 10 get value ±1, like a binary feature. */
+export const DEFAULT_DIST_SCALE = 10;
+
+const SEED = 0x3c6ef372;
+const ATOM_SEED = 0x510e527f;
+/** Odd multiplier of the conjunction hash (Fibonacci hashing: the top bits are well mixed). */
+const GOLDEN = 0x9e3779b1 | 0;
+
+/** Hash of a template with up to three values, fully mixed. */
+export function arcBaseHash(template: number, a: number, b: number, c: number): number {
+  return finish(mix(mix(mix(mix(SEED, template), a), b), c));
+}
+
+/** Atom of value x as conjoined by `template` (a tag id or a word atom). */
+export function arcValueAtom(template: number, x: number): number {
+  return finish(mix(mix(ATOM_SEED, template), x));
+}
+
+/** Whether a template is tagshm conjoined with one more value. */
+function conjoined(template: number): boolean {
+  const T = ARC_TEMPLATES;
+  return (
+    (template >= T.modPrev && template <= T.headNext) ||
+    template === T.betweenTag ||
+    template === T.betweenWord
+  );
+}
+
+/**
+ * Weight index of arc feature `template` in 2^bits slots, as the extractor computes it. For the
+ * templates conjoined with tagshm, (a, b, c) = (dir, tag_h, tag_m) and x the extra value (a neighbour
+ * or between tag id, or a between word's atom): the triple's hash XOR x's atom, times an odd constant,
+ * top bits. For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
+ * (dir, tag_m) and x = word_h's atom (same construction). Other templates: the low bits of their hash
+ * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0).
+ * Tag ids are the filter's dense ids; words are `wordAtom`s.
+ */
+export function arcFeatureIndex(
+  template: number,
+  a: number,
+  b: number,
+  c: number,
+  x: number,
+  bits: number,
+): number {
+  const T = ARC_TEMPLATES;
+  const shift = 32 - bits;
+  if (conjoined(template))
+    return Math.imul(arcBaseHash(T.triple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
+  if (template === T.tagWord)
+    return Math.imul(arcBaseHash(T.tagWord, a, b, 0) ^ arcValueAtom(T.tagWord, x), GOLDEN) >>> shift;
+  if (template === T.wordTag)
+    return Math.imul(arcBaseHash(T.wordTag, a, 0, c) ^ arcValueAtom(T.wordTag, x), GOLDEN) >>> shift;
+  return arcBaseHash(template, a, b, c) & ((1 << bits) - 1);
+}
+
+/** Per-form word atoms cached by the extractor: as word_m of tagWord, word_h of wordTag, a between word. */
+const W_TAGWORD = 0;
+const W_WORDTAG = 1;
+const W_BETWEEN = 2;
+const WORD_WIDTH = 3;
+
+function wordValues(form: string, out: Int32Array, at: number): void {
+  const w = wordAtom(form);
+  out[at + W_TAGWORD] = arcValueAtom(ARC_TEMPLATES.tagWord, w);
+  out[at + W_WORDTAG] = arcValueAtom(ARC_TEMPLATES.wordTag, w);
+  out[at + W_BETWEEN] = arcValueAtom(ARC_TEMPLATES.betweenWord, w);
+}
+
+/** Slots of the tag atoms of the tagshm-conjoined tag templates. */
+const TAG_CONJ = [
+  ARC_TEMPLATES.modPrev,
+  ARC_TEMPLATES.modNext,
+  ARC_TEMPLATES.headPrev,
+  ARC_TEMPLATES.headNext,
+  ARC_TEMPLATES.betweenTag,
+];
+
+/**
+ * The quadratic filter's features of one arc (Bergsma & Cherry 2010, Table 3): O(1) per arc (at most
+ * `MAX_ARC_FILTER_FEATURES`), hashed weight indices with values (1 for binary features; repeated
+ * between tags or words are written once per occurrence, so their weights add up to count × weight —
+ * the trainer merges them into counts). Hashes of tag combinations come from tables built once per
+ * filter and word atoms from a per-form cache, so each feature costs about one multiply. `prepare`
+ * reads a sentence once; `extract` allocates nothing. Not reentrant.
+ */
+export class ArcFilterFeatures {
+  /** Tokens of the prepared sentence. */
+  n = 0;
+  /** Dense tag ids, positions 0 (root) … n + 1 (end tag). */
+  tag = new Int32Array(0);
+  private words = new Int32Array(0);
+  private readonly forms = new FormTable(WORD_WIDTH, wordValues);
+  private readonly mask: number;
+  private readonly shift: number;
+  private readonly endTag: number;
+  private readonly beforeRoot: number;
+  private readonly invScale: number;
+  /** Number of dense tag ids in the tables (root, tags, unknown, end, before-root). */
+  private readonly S: number;
+  private readonly tripleH: Int32Array;
+  private readonly tagAtom: Int32Array;
+  private readonly tagWordH: Int32Array;
+  private readonly wordTagH: Int32Array;
+  private readonly pairDistIdx: Int32Array;
+  private readonly dirIdx: Int32Array;
+  private readonly distIdx: Int32Array;
+  private readonly biasIdx: number;
+  private readonly rootWords = new Int32Array(WORD_WIDTH);
+  private sentence: Sentence | null = null;
+  private vocab: Vocabularies | null = null;
+
+  constructor(
+    /** The filter's tag map. */
+    readonly tagMap: TagMap,
+    /** log2 of the number of weight slots. */
+    readonly bits: number,
+    /** Divisor of the distance features (real-valued features are scaled to be O(1)). */
+    readonly distScale = DEFAULT_DIST_SCALE,
+  ) {
+    const T = ARC_TEMPLATES;
+    this.mask = (1 << bits) - 1;
+    this.shift = 32 - bits;
+    this.endTag = tagMap.size;
+    this.beforeRoot = tagMap.size + 1;
+    this.invScale = 1 / distScale;
+    const S = tagMap.size + 2;
+    this.S = S;
+    this.tripleH = new Int32Array(2 * S * S);
+    this.tagWordH = new Int32Array(2 * S);
+    this.wordTagH = new Int32Array(2 * S);
+    this.pairDistIdx = new Int32Array(S * S);
+    this.tagAtom = new Int32Array(TAG_CONJ.length * S);
+    for (let a = 0; a < S; a++) {
+      for (let dir = 0; dir < 2; dir++) {
+        this.tagWordH[dir * S + a] = arcBaseHash(T.tagWord, dir, a, 0);
+        this.wordTagH[dir * S + a] = arcBaseHash(T.wordTag, dir, 0, a);
+        for (let b = 0; b < S; b++) this.tripleH[(dir * S + a) * S + b] = arcBaseHash(T.triple, dir, a, b);
+      }
+      for (let b = 0; b < S; b++)
+        this.pairDistIdx[a * S + b] = arcBaseHash(T.pairDistance, a, b, 0) & this.mask;
+      TAG_CONJ.forEach((t, j) => (this.tagAtom[j * S + a] = arcValueAtom(t, a)));
+    }
+    this.dirIdx = Int32Array.of(
+      arcBaseHash(T.dir, 0, 0, 0) & this.mask,
+      arcBaseHash(T.dir, 1, 0, 0) & this.mask,
+    );
+    this.distIdx = Int32Array.of(
+      arcBaseHash(T.distance, 0, 0, 0) & this.mask,
+      arcBaseHash(T.distance, 1, 0, 0) & this.mask,
+    );
+    this.biasIdx = arcBaseHash(T.bias, 0, 0, 0) & this.mask;
+    wordValues("<root>", this.rootWords, 0);
+  }
+
+  /** Reads sentence `input` (its tags through the tag map, its words' cached atoms). */
+  prepare(input: PruneInput): void {
+    const s = input.sentence;
+    const n = s.n;
+    if (this.tag.length < n + 2) {
+      const cap = Math.max(n + 2, this.tag.length * 2, 64);
+      this.tag = new Int32Array(cap);
+      this.words = new Int32Array(cap * WORD_WIDTH);
+    }
+    this.n = n;
+    this.tagMap.fill(s, input.vocab, this.tag);
+    this.tag[n + 1] = this.endTag;
+    this.forms.bind(input.vocab.form);
+    const table = this.forms.table;
+    const words = this.words;
+    words.set(this.rootWords, 0);
+    const form = s.form;
+    for (let i = 1; i <= n; i++) {
+      const from = form[i]! * WORD_WIDTH;
+      const to = i * WORD_WIDTH;
+      words[to] = table[from]!;
+      words[to + 1] = table[from + 1]!;
+      words[to + 2] = table[from + 2]!;
+    }
+    this.sentence = s;
+    this.vocab = input.vocab;
+  }
+
+  /**
+   * Writes the features of arc h→m: weight indices into `idx` and values into `val` (from 0), and
+   * returns how many. With `names`, also pushes a readable name for each (slow; for tests and show).
+   */
+  extract(h: number, m: number, idx: Int32Array, val: Float32Array, names: string[] | null = null): number {
+    const S = this.S;
+    const sh = this.shift;
+    const tag = this.tag;
+    const words = this.words;
+    const ta = this.tagAtom;
+    const dir = h < m ? 0 : 1;
+    const th = tag[h]!;
+    const tm = tag[m]!;
+    const triple = this.tripleH[(dir * S + th) * S + tm]!;
+    const dist = (h - m) * this.invScale;
+    idx[0] = this.dirIdx[dir]!;
+    idx[1] = triple & this.mask;
+    idx[2] = Math.imul(triple ^ ta[tag[m - 1]!]!, GOLDEN) >>> sh;
+    idx[3] = Math.imul(triple ^ ta[S + tag[m + 1]!]!, GOLDEN) >>> sh;
+    idx[4] = Math.imul(triple ^ ta[2 * S + (h > 0 ? tag[h - 1]! : this.beforeRoot)]!, GOLDEN) >>> sh;
+    idx[5] = Math.imul(triple ^ ta[3 * S + tag[h + 1]!]!, GOLDEN) >>> sh;
+    idx[6] = Math.imul(this.tagWordH[dir * S + th]! ^ words[m * WORD_WIDTH + W_TAGWORD]!, GOLDEN) >>> sh;
+    idx[7] = Math.imul(this.wordTagH[dir * S + tm]! ^ words[h * WORD_WIDTH + W_WORDTAG]!, GOLDEN) >>> sh;
+    idx[8] = this.biasIdx;
+    idx[9] = this.distIdx[dir]!;
+    idx[10] = this.pairDistIdx[th * S + tm]!;
+    for (let j = 0; j < 9; j++) val[j] = 1;
+    val[9] = dist;
+    val[10] = dist;
+    let k = 11;
+    const lo = h < m ? h : m;
+    const hi = h < m ? m : h;
+    const W = BETWEEN_WINDOW;
+    // Positions strictly between, within W of either end: lo+1 … lo+W and hi-W … hi-1.
+    const firstEnd = hi - lo - 1 <= 2 * W ? hi - 1 : lo + W;
+    const secondStart = hi - lo - 1 <= 2 * W ? hi : hi - W;
+    const bt = 4 * S;
+    for (let p = lo + 1; p <= firstEnd; p++) {
+      idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+      idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+    }
+    for (let p = secondStart; p < hi; p++) {
+      idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+      idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
+      val[k++] = 1;
+    }
+    if (names !== null) this.pushNames(names, h, m, firstEnd, secondStart);
+    return k;
+  }
+
+  private tagName(id: number): string {
+    if (id === 0) return "<root>";
+    if (id === this.endTag) return "</s>";
+    if (id === this.beforeRoot) return "<s>";
+    if (id === this.tagMap.unknown) return "<unk>";
+    return this.tagMap.tags[id - 1]!;
+  }
+
+  private wordName(p: number): string {
+    if (p <= 0) return "<root>";
+    if (p > this.n) return "</s>";
+    return this.vocab!.form.strings[this.sentence!.form[p]!]!.toLowerCase();
+  }
+
+  private pushNames(names: string[], h: number, m: number, firstEnd: number, secondStart: number): void {
+    const tag = this.tag;
+    const t = (p: number) => this.tagName(p < 0 ? this.beforeRoot : tag[p]!);
+    const d = h < m ? "h<m" : "h>m";
+    const hm = `${d} tag[h]=${t(h)} tag[m]=${t(m)}`;
+    names.push(
+      d,
+      hm,
+      `${hm} tag[m-1]=${t(m - 1)}`,
+      `${hm} tag[m+1]=${t(m + 1)}`,
+      `${hm} tag[h-1]=${t(h - 1)}`,
+      `${hm} tag[h+1]=${t(h + 1)}`,
+      `${d} tag[h]=${t(h)} word[m]=${this.wordName(m)}`,
+      `${d} word[h]=${this.wordName(h)} tag[m]=${t(m)}`,
+      "bias",
+      `${d} ⇒ distance`,
+      `tag[h]=${t(h)} tag[m]=${t(m)} ⇒ distance`,
+    );
+    const hi = h < m ? m : h;
+    const lo = h < m ? h : m;
+    const one = (p: number) =>
+      names.push(`${hm} ⇒ count tag ${t(p)}`, `${hm} ⇒ count word ${this.wordName(p)}`);
+    for (let p = lo + 1; p <= firstEnd; p++) one(p);
+    for (let p = secondStart; p < hi; p++) one(p);
+  }
+}

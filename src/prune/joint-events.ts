@@ -1,0 +1,348 @@
+import type { ArcMask } from "../mask/arc-mask.js";
+import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
+
+/**
+ * Filtering events of the jointly trained filter (Bergsma & Cherry 2011, §2). For an arc a = h→m, Z_a
+ * is the set of events that would filter a if detected; the token-role events generalise the eight
+ * decisions of the 2010 linear filter (`token-role-decisions.ts`) to one event per (token, decision):
+ * - No-Head of h (h ≥ 1): h heads nothing;
+ * - each directional decision of m whose interval of allowed heads excludes h (head-left when h > m,
+ *   head-right when h < m, left-5 / right-5 when h is not within 5 on that side, left-1 / right-1 when
+ *   h is not m's neighbour on that side; the root, position 0, is left of every token);
+ * - Root of m when h ≥ 1 (a root's head is 0); Root of j for every other token j when h = 0 (one
+ *   root per sentence); and, when `crossRoot`, Root of every j strictly between h and m (no arc of a
+ *   projective tree crosses the root). Root events exist only for tokens whose root arc the input
+ *   mask still allows;
+ * - the arc-level Vine event of a (features [HeadTag ModTag Dir] and Len), when the filter has one.
+ * The rejection event None_a has the same two features; a is filtered iff
+ * max_{z ∈ Z_a} score(z) > score(None_a) + bias.
+ *
+ * Event ids: t * 8 + d for decision d of token t (t ≥ 1), `EVENT_VINE` for the Vine event.
+ */
+export const EVENT_VINE = -1;
+/** Event id meaning "no event" (an empty Z_a, or an arc not looked at). */
+export const EVENT_NONE = -2;
+
+/** Arc lengths from 1 up to this value have a Len feature each; longer arcs share the last one. */
+export const LEN_BUCKETS = 32;
+
+/**
+ * Index of the [HeadTag ModTag Dir] feature of an arc among the arc features: S is the tag map's
+ * size (dense tag ids 0 = root … S − 1), dir 0 when the head is left of the modifier, 1 otherwise.
+ */
+export function htdFeature(S: number, headTag: number, modTag: number, dir: number): number {
+  return ((headTag * S + modTag) << 1) | dir;
+}
+
+/** Index of the Len feature of an arc of length len ≥ 1 among the arc features (after the H htd ones). */
+export function lenFeature(S: number, len: number): number {
+  return 2 * S * S + (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
+}
+
+/** Number of arc features (htd pairs and Len buckets) for a tag map of size S. */
+export function arcFeatureCount(S: number): number {
+  return 2 * S * S + LEN_BUCKETS;
+}
+
+/**
+ * The six head regions of a modifier m for the directional events: 0 h = m−1, 1 m−5 ≤ h ≤ m−2,
+ * 2 h < m−5, 3 h = m+1, 4 m+2 ≤ h ≤ m+5, 5 h > m+5. Per region, the directional decisions of m that
+ * exclude such a head (bit d).
+ */
+export const REGION_DECISIONS: readonly number[] = [
+  (1 << ROLE.headRight) | (1 << ROLE.right5) | (1 << ROLE.right1),
+  (1 << ROLE.headRight) | (1 << ROLE.right5) | (1 << ROLE.right1) | (1 << ROLE.left1),
+  (1 << ROLE.headRight) | (1 << ROLE.right5) | (1 << ROLE.right1) | (1 << ROLE.left1) | (1 << ROLE.left5),
+  (1 << ROLE.headLeft) | (1 << ROLE.left5) | (1 << ROLE.left1),
+  (1 << ROLE.headLeft) | (1 << ROLE.left5) | (1 << ROLE.left1) | (1 << ROLE.right1),
+  (1 << ROLE.headLeft) | (1 << ROLE.left5) | (1 << ROLE.left1) | (1 << ROLE.right1) | (1 << ROLE.right5),
+];
+
+/** Region (see `REGION_DECISIONS`) of head h for modifier m (h ≠ m). */
+export function headRegion(h: number, m: number): number {
+  const d = h - m;
+  if (d < 0) return d === -1 ? 0 : d >= -5 ? 1 : 2;
+  return d === 1 ? 3 : d <= 5 ? 4 : 5;
+}
+
+const NEG = Number.NEGATIVE_INFINITY;
+
+/**
+ * Scores the events of every arc of a sentence in O(n²) with O(1) work per arc: per token, the best
+ * directional event of each head region (O(n)); per sentence, the two best Root events; per head
+ * row, a running maximum of the Root events between head and modifier. `prepare` reads a sentence's
+ * token scores, `scanRow(h, mask)` then fills `best`, `none` (and with `track`, `event`) for every
+ * modifier m of head h the mask allows. Buffers grow with the longest sentence and are reused.
+ * Not reentrant.
+ */
+export class JointEventScorer {
+  /** Per modifier m of the scanned row: the best event score of arc h→m (−∞ when the row skips m). */
+  best = new Float64Array(0);
+  /** Per modifier m of the scanned row: score(None_{h→m}). */
+  none = new Float64Array(0);
+  /** Per modifier m of the scanned row: the best event's id (when tracking). */
+  event = new Int32Array(0);
+  private n = 0;
+  private scores: Float64Array = new Float64Array(0);
+  private tags: Int32Array = new Int32Array(0);
+  private region = new Float64Array(0);
+  private regionEvent = new Int32Array(0);
+  private rootScore = new Float64Array(0);
+  private top1 = NEG;
+  private top1At = -1;
+  private top2 = NEG;
+  private top2At = -1;
+
+  constructor(
+    /** Size S of the tag map (dense tag ids 0 … S − 1) the arc features are indexed by. */
+    readonly tagCount: number,
+    /** Whether Root events also filter the arcs crossing their token. */
+    readonly crossRoot: boolean,
+    /** Vine weights per arc feature (null: no Vine event). */
+    public vine: Float64Array | null,
+    /** None weights per arc feature (null: score(None) = 0). */
+    public none0: Float64Array | null,
+    /** Whether `scanRow` records the best event's id. */
+    public track = false,
+  ) {}
+
+  /**
+   * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
+   * 0..n (0 = root) and the mask the pass receives (Root events only for tokens whose root arc it
+   * allows).
+   */
+  prepare(scores: Float64Array, tags: Int32Array, mask: ArcMask): void {
+    const n = mask.n;
+    this.n = n;
+    if (this.best.length < n + 1) {
+      const cap = Math.max(n + 1, this.best.length * 2, 64);
+      this.best = new Float64Array(cap);
+      this.none = new Float64Array(cap);
+      this.event = new Int32Array(cap);
+      this.region = new Float64Array(cap * 6);
+      this.regionEvent = new Int32Array(cap * 6);
+      this.rootScore = new Float64Array(cap);
+    }
+    this.scores = scores;
+    this.tags = tags;
+    const region = this.region;
+    const regionEvent = this.regionEvent;
+    for (let m = 1; m <= n; m++) {
+      const o = m * NUM_ROLES;
+      const g = m * 6;
+      // Left regions: head-right, right-5, right-1 always; left-1 beyond m−1; left-5 beyond m−5.
+      let v = scores[o + ROLE.headRight]!;
+      let e: number = ROLE.headRight;
+      if (scores[o + ROLE.right5]! > v) {
+        v = scores[o + ROLE.right5]!;
+        e = ROLE.right5;
+      }
+      if (scores[o + ROLE.right1]! > v) {
+        v = scores[o + ROLE.right1]!;
+        e = ROLE.right1;
+      }
+      region[g] = v;
+      regionEvent[g] = o + e;
+      if (scores[o + ROLE.left1]! > v) {
+        v = scores[o + ROLE.left1]!;
+        e = ROLE.left1;
+      }
+      region[g + 1] = v;
+      regionEvent[g + 1] = o + e;
+      if (scores[o + ROLE.left5]! > v) {
+        v = scores[o + ROLE.left5]!;
+        e = ROLE.left5;
+      }
+      region[g + 2] = v;
+      regionEvent[g + 2] = o + e;
+      // Right regions: head-left, left-5, left-1 always; right-1 beyond m+1; right-5 beyond m+5.
+      v = scores[o + ROLE.headLeft]!;
+      e = ROLE.headLeft;
+      if (scores[o + ROLE.left5]! > v) {
+        v = scores[o + ROLE.left5]!;
+        e = ROLE.left5;
+      }
+      if (scores[o + ROLE.left1]! > v) {
+        v = scores[o + ROLE.left1]!;
+        e = ROLE.left1;
+      }
+      region[g + 3] = v;
+      regionEvent[g + 3] = o + e;
+      if (scores[o + ROLE.right1]! > v) {
+        v = scores[o + ROLE.right1]!;
+        e = ROLE.right1;
+      }
+      region[g + 4] = v;
+      regionEvent[g + 4] = o + e;
+      if (scores[o + ROLE.right5]! > v) {
+        v = scores[o + ROLE.right5]!;
+        e = ROLE.right5;
+      }
+      region[g + 5] = v;
+      regionEvent[g + 5] = o + e;
+    }
+    const rs = this.rootScore;
+    const bits = mask.bits;
+    let t1 = NEG;
+    let t1At = -1;
+    let t2 = NEG;
+    let t2At = -1;
+    for (let j = 1; j <= n; j++) {
+      const v = bits[j] === 1 ? scores[j * NUM_ROLES + ROLE.root]! : NEG;
+      rs[j] = v;
+      if (v > t1) {
+        t2 = t1;
+        t2At = t1At;
+        t1 = v;
+        t1At = j;
+      } else if (v > t2) {
+        t2 = v;
+        t2At = j;
+      }
+    }
+    this.top1 = t1;
+    this.top1At = t1At;
+    this.top2 = t2;
+    this.top2At = t2At;
+  }
+
+  /**
+   * Scores the arcs of head row h that `mask` allows: best[m] = max_{z ∈ Z_{h→m}} score(z),
+   * none[m] = score(None_{h→m}) (and event[m] with `track`); other modifiers get best[m] = −∞.
+   */
+  scanRow(h: number, mask: ArcMask): void {
+    const n = this.n;
+    const size = n + 1;
+    const bits = mask.bits;
+    const row = h * size;
+    const best = this.best;
+    const noneOut = this.none;
+    const event = this.event;
+    const region = this.region;
+    const regionEvent = this.regionEvent;
+    const rs = this.rootScore;
+    const tags = this.tags;
+    const S = this.tagCount;
+    const H = 2 * S * S;
+    const vine = this.vine;
+    const none = this.none0;
+    const track = this.track;
+    const cross = this.crossRoot;
+    const hBase = tags[h]! * S;
+    best[h] = NEG;
+    if (h === 0) {
+      const t1 = this.top1;
+      const t1At = this.top1At;
+      const t2 = this.top2;
+      const t2At = this.top2At;
+      for (let m = 1; m <= n; m++) {
+        if (bits[m] === 0) {
+          best[m] = NEG;
+          continue;
+        }
+        const r = m === 1 ? 0 : m <= 5 ? 1 : 2;
+        let v = region[m * 6 + r]!;
+        let e = track ? regionEvent[m * 6 + r]! : 0;
+        const root = m === t1At ? t2 : t1;
+        if (root > v) {
+          v = root;
+          if (track) e = (m === t1At ? t2At : t1At) * NUM_ROLES + ROLE.root;
+        }
+        const hf = ((hBase + tags[m]!) << 1) | 0;
+        const lf = H + (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]!;
+          if (s > v) {
+            v = s;
+            e = EVENT_VINE;
+          }
+        }
+        best[m] = v;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        if (track) event[m] = e;
+      }
+      return;
+    }
+    const nah = this.scores[h * NUM_ROLES + ROLE.noHead]!;
+    const nahEvent = h * NUM_ROLES + ROLE.noHead;
+    // Modifiers left of h (m < h), moving away from h: Root events strictly between m and h.
+    let run = NEG;
+    let runAt = -1;
+    for (let m = h - 1; m >= 1; m--) {
+      if (bits[row + m] === 1) {
+        const d = h - m;
+        const r = d === 1 ? 3 : d <= 5 ? 4 : 5;
+        let v = nah;
+        let e = nahEvent;
+        const g = region[m * 6 + r]!;
+        if (g > v) {
+          v = g;
+          if (track) e = regionEvent[m * 6 + r]!;
+        }
+        if (rs[m]! > v) {
+          v = rs[m]!;
+          e = m * NUM_ROLES + ROLE.root;
+        }
+        if (cross && run > v) {
+          v = run;
+          e = runAt * NUM_ROLES + ROLE.root;
+        }
+        const hf = ((hBase + tags[m]!) << 1) | 1;
+        const lf = H + (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]!;
+          if (s > v) {
+            v = s;
+            e = EVENT_VINE;
+          }
+        }
+        best[m] = v;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        if (track) event[m] = e;
+      } else best[m] = NEG;
+      if (rs[m]! > run) {
+        run = rs[m]!;
+        runAt = m;
+      }
+    }
+    run = NEG;
+    runAt = -1;
+    for (let m = h + 1; m <= n; m++) {
+      if (bits[row + m] === 1) {
+        const d = m - h;
+        const r = d === 1 ? 0 : d <= 5 ? 1 : 2;
+        let v = nah;
+        let e = nahEvent;
+        const g = region[m * 6 + r]!;
+        if (g > v) {
+          v = g;
+          if (track) e = regionEvent[m * 6 + r]!;
+        }
+        if (rs[m]! > v) {
+          v = rs[m]!;
+          e = m * NUM_ROLES + ROLE.root;
+        }
+        if (cross && run > v) {
+          v = run;
+          e = runAt * NUM_ROLES + ROLE.root;
+        }
+        const hf = (hBase + tags[m]!) << 1;
+        const lf = H + (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]!;
+          if (s > v) {
+            v = s;
+            e = EVENT_VINE;
+          }
+        }
+        best[m] = v;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        if (track) event[m] = e;
+      } else best[m] = NEG;
+      if (rs[m]! > run) {
+        run = rs[m]!;
+        runAt = m;
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import { VineparseError } from "../errors.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import type { ModelArray, ModelData } from "../model/model-file.js";
+import { nestModel, unnestModel } from "../model/nest.js";
+import { arcFeatureCount, JointEventScorer, LEN_BUCKETS } from "./joint-events.js";
+import type { ArcPruner, PruneInput } from "./pruner.js";
+import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
+
+/** Model-file kind of the jointly trained filter. */
+export const JOINT_KIND = "joint";
+/** Version of its layout. */
+export const JOINT_VERSION = 1;
+
+/** What training recorded (for `filter show`; not needed to prune). */
+export interface JointTrainInfo {
+  /** Costs of arcs to filter (C1) and to keep (C0). */
+  c1?: number;
+  c0?: number;
+  /** Latent-SVM alternations made, and the one kept (chosen on dev). */
+  alternations?: number;
+  chosen?: number;
+  /** Dev coverage and reduction (%) at the operating point, and its coverage target. */
+  coverage?: number;
+  reduction?: number;
+  target?: number;
+  /** Per alternation: dev coverage / reduction at the target. */
+  curve?: [number, number][];
+  /** How the token-role subclassifiers were initialised. */
+  init?: string;
+  /** Training examples (constraints) per alternation and training seconds. */
+  examples?: number;
+  seconds?: number;
+}
+
+/**
+ * The jointly trained arc filter of Bergsma & Cherry (2011): the eight token-role subclassifiers of
+ * the 2010 linear filter (scored once per token by `TokenRoleFilter.scoreAll`, O(n)), an arc-level
+ * Vine event and the rejection event None with features [HeadTag ModTag Dir] and Len. Arc h→m is
+ * removed iff its best event (see `joint-events.ts`) scores above score(None_{h→m}) + `bias`: one
+ * comparison per arc, no allocation. Not reentrant.
+ */
+export class JointFilter implements ArcPruner {
+  /** Always "joint". */
+  readonly kind = JOINT_KIND;
+  private readonly scorer: JointEventScorer;
+
+  constructor(
+    /** The token-role subclassifiers (their thresholds are unused; their tag map also indexes arc features). */
+    readonly roles: TokenRoleFilter,
+    /** Vine weights per arc feature (`arcFeatureCount`), null without a Vine event. */
+    readonly vine: Float32Array | null,
+    /** None weights per arc feature, null for a constant None (score 0). */
+    readonly none: Float32Array | null,
+    /** The operating point: an arc goes when its best event beats None by more than this. */
+    readonly bias: number,
+    /** Training records. */
+    readonly info: JointTrainInfo = {},
+  ) {
+    const A = arcFeatureCount(roles.tagMap.size);
+    if ((vine !== null && vine.length !== A) || (none !== null && none.length !== A))
+      throw new RangeError(`JointFilter: Vine / None need ${A} arc weights`);
+    this.scorer = new JointEventScorer(
+      roles.tagMap.size,
+      roles.crossRoot,
+      vine === null ? null : Float64Array.from(vine),
+      none === null ? null : Float64Array.from(none),
+    );
+  }
+
+  /** The same subclassifiers at another operating point. */
+  withBias(bias: number, info: JointTrainInfo = this.info): JointFilter {
+    return new JointFilter(this.roles, this.vine, this.none, bias, info);
+  }
+
+  /** Whether the filter has a Vine event / a learned None. */
+  get hasVine(): boolean {
+    return this.vine !== null;
+  }
+  get hasNone(): boolean {
+    return this.none !== null;
+  }
+
+  /** Removes every arc whose best event beats its None event by more than the bias, in place. */
+  prune(input: PruneInput, mask: ArcMask): void {
+    const sc = this.roles.scoreAll(input);
+    const ev = this.scorer;
+    ev.prepare(sc, this.roles.features.tag, mask);
+    const n = mask.n;
+    const size = mask.size;
+    const bits = mask.bits;
+    const bias = this.bias;
+    for (let h = 0; h <= n; h++) {
+      ev.scanRow(h, mask);
+      const best = ev.best;
+      const none = ev.none;
+      const row = h * size;
+      // The same arithmetic as `margins` (operating points sit exactly on a margin).
+      for (let m = 1; m <= n; m++) if (best[m]! - none[m]! > bias) bits[row + m] = 0;
+    }
+  }
+
+  /**
+   * Margins of the arcs `mask` allows: out[h * (n+1) + m] = best event score − score(None) (the arc
+   * goes iff its margin exceeds the bias); −∞ for the others. `out` must hold (n+1)² entries.
+   */
+  margins(input: PruneInput, mask: ArcMask, out: Float64Array): void {
+    const sc = this.roles.scoreAll(input);
+    const ev = this.scorer;
+    ev.prepare(sc, this.roles.features.tag, mask);
+    const n = mask.n;
+    const size = mask.size;
+    for (let h = 0; h <= n; h++) {
+      ev.scanRow(h, mask);
+      const row = h * size;
+      out[row] = Number.NEGATIVE_INFINITY;
+      for (let m = 1; m <= n; m++) out[row + m] = ev.best[m]! - ev.none[m]!;
+    }
+  }
+
+  /** The filter as model-file content: the token roles nested under roles/, Vine and None weights. */
+  toModelData(): ModelData {
+    const arrays: Record<string, ModelArray> = {};
+    const roles = nestModel("roles", this.roles.toModelData(), arrays);
+    if (this.vine !== null) arrays.vine = this.vine;
+    if (this.none !== null) arrays.none = this.none;
+    return {
+      kind: JOINT_KIND,
+      meta: {
+        version: JOINT_VERSION,
+        roles,
+        vine: this.vine !== null,
+        none: this.none !== null,
+        bias: this.bias,
+        lenBuckets: LEN_BUCKETS,
+        info: this.info,
+      },
+      arrays,
+    };
+  }
+
+  /** The operating point, the training record, the subclassifiers and the strongest Vine/None features. */
+  describe(): string {
+    const i = this.info;
+    const tm = this.roles.tagMap;
+    const lines = [
+      `joint filter (Bergsma & Cherry 2011): 8 token-role subclassifiers${this.hasVine ? " + Vine" : ""}${this.hasNone ? " + None (dynamic threshold)" : ""}, ` +
+        `an arc goes when its best event beats None by more than ${this.bias.toPrecision(4)}`,
+    ];
+    if (i.c1 !== undefined)
+      lines.push(
+        `trained: latent SVM, C1 ${i.c1} (filter) C0 ${i.c0} (keep), ${i.alternations} alternations, kept #${i.chosen}` +
+          (i.init !== undefined ? `, roles initialised from ${i.init}` : "") +
+          (i.seconds !== undefined ? `, ${i.seconds} s` : ""),
+      );
+    if (i.coverage !== undefined)
+      lines.push(`dev: coverage ${i.coverage}%, reduction ${i.reduction}% (target ${i.target}%)`);
+    if (i.curve !== undefined)
+      lines.push(
+        `dev per alternation (coverage/reduction): ${i.curve.map(([c, r]) => `${c}/${r}`).join(" ")}`,
+      );
+    const S = tm.size;
+    const tagName = (t: number) => (t === 0 ? "<root>" : t === tm.unknown ? "<unk>" : tm.tags[t - 1]!);
+    const pairs = (w: Float32Array, sign: number, count: number) => {
+      const list: [string, number][] = [];
+      for (let a = 0; a < S; a++)
+        for (let b = 1; b < S; b++)
+          for (let d = 0; d < 2; d++) {
+            const v = w[((a * S + b) << 1) | d]!;
+            if (v !== 0) list.push([`${tagName(a)} ${d === 0 ? "→" : "←"} ${tagName(b)}`, v]);
+          }
+      list.sort((x, y) => sign * (y[1] - x[1]));
+      return list.slice(0, count).map(([name, v]) => `    ${v.toFixed(3).padStart(8)}  ${name}`);
+    };
+    const lens = (w: Float32Array) => {
+      const H = 2 * S * S;
+      const out: string[] = [];
+      for (let l = 1; l <= LEN_BUCKETS; l++)
+        out.push(`${l}${l === LEN_BUCKETS ? "+" : ""}:${w[H + l - 1]!.toFixed(2)}`);
+      return `    ${out.join(" ")}`;
+    };
+    if (this.none !== null) {
+      lines.push("None (a higher score protects the arc): Len", lens(this.none));
+      lines.push("  most protected head→modifier tag pairs:", ...pairs(this.none, 1, 8));
+    }
+    if (this.vine !== null) {
+      lines.push("Vine: Len", lens(this.vine));
+      lines.push("  tag pairs the Vine event most wants to filter:", ...pairs(this.vine, 1, 8));
+    }
+    lines.push(this.roles.describe().trimEnd());
+    return lines.join("\n") + "\n";
+  }
+
+  /** Loads a filter written by `toModelData`, with one clear error for a malformed file. */
+  static fromModelData(m: ModelData, file: string): JointFilter {
+    const meta = m.meta as {
+      version?: number;
+      roles?: unknown;
+      vine?: unknown;
+      none?: unknown;
+      bias?: unknown;
+      lenBuckets?: unknown;
+      info?: unknown;
+    };
+    if (meta.version !== JOINT_VERSION)
+      throw new VineparseError(
+        "model-version",
+        `joint filter version ${meta.version} is not supported`,
+        file,
+      );
+    const bad = (what: string) =>
+      new VineparseError("model-corrupt", `corrupted model: joint filter ${what}`, file);
+    if (meta.lenBuckets !== LEN_BUCKETS) throw bad("has a bad length-feature count");
+    if (typeof meta.bias !== "number" || !Number.isFinite(meta.bias)) throw bad("has a bad operating point");
+    const part = unnestModel("roles", m, meta.roles, file, "joint filter token roles");
+    if (part.kind !== LINEAR_KIND) throw bad("lacks its token-role subclassifiers");
+    const roles = TokenRoleFilter.fromModelData(part, file);
+    const A = arcFeatureCount(roles.tagMap.size);
+    const arc = (name: string, present: unknown): Float32Array | null => {
+      if (present !== true) return null;
+      const a = m.arrays[name];
+      if (!(a instanceof Float32Array) || a.length !== A) throw bad(`has bad ${name} weights`);
+      return a;
+    };
+    const info = meta.info !== null && typeof meta.info === "object" ? (meta.info as JointTrainInfo) : {};
+    return new JointFilter(roles, arc("vine", meta.vine), arc("none", meta.none), meta.bias, info);
+  }
+}

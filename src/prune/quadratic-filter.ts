@@ -1,0 +1,204 @@
+import { VineparseError } from "../errors.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
+import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
+import type { ArcPruner, PruneInput } from "./pruner.js";
+import { TagMap, type TagColumn } from "./tag-map.js";
+
+/** Model-file kind of the quadratic arc filter. */
+export const QUADRATIC_KIND = "quadratic";
+/** Version of its layout. */
+export const QUADRATIC_VERSION = 1;
+
+/** What training recorded about the quadratic filter (for `filter show`; not needed to prune). */
+export interface QuadraticInfo {
+  /** Costs of the non-arc and true-arc classes of the chosen SVM. */
+  c1?: number;
+  c2?: number;
+  /** Dev coverage and reduction (%) of the whole cascade at the chosen operating point. */
+  coverage?: number;
+  reduction?: number;
+  /** The most important features: name and weight, strongest for filtering first. */
+  top?: [string, number][];
+}
+
+/**
+ * The quadratic-time arc filter of Bergsma & Cherry (2010, §4.4): one linear classifier scores every
+ * arc the incoming mask still allows (Table 3 features, O(1) per arc) and removes the arcs scoring
+ * above its threshold. Weights are 16-bit integers with one scale. Not reentrant.
+ */
+export class QuadraticFilter implements ArcPruner {
+  /** Always "quadratic". */
+  readonly kind = QUADRATIC_KIND;
+  /** The feature extractor. */
+  readonly features: ArcFilterFeatures;
+  private readonly idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+  private readonly val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  /** Arcs scored by the last `prune` (the arcs that reached this pass). */
+  scored = 0;
+
+  constructor(
+    /** The filter's tag map. */
+    readonly tagMap: TagMap,
+    /** log2 of the number of hashed feature slots. */
+    readonly bits: number,
+    /** Weights in units of `scale`. */
+    readonly weights: Int16Array,
+    /** Factor turning weighted sums into scores. */
+    readonly scale: number,
+    /** An arc is removed when its score exceeds this (+∞: the pass removes nothing). */
+    readonly threshold: number,
+    /** Divisor of the distance features. */
+    readonly distScale = DEFAULT_DIST_SCALE,
+    /** Training records (costs, dev scores, top features). */
+    readonly info: QuadraticInfo = {},
+  ) {
+    if (weights.length !== 1 << bits)
+      throw new RangeError(`QuadraticFilter: ${weights.length} weights for 2^${bits} slots`);
+    this.features = new ArcFilterFeatures(tagMap, bits, distScale);
+  }
+
+  /** The same weights with another threshold. */
+  withThreshold(threshold: number, info: QuadraticInfo = this.info): QuadraticFilter {
+    return new QuadraticFilter(
+      this.tagMap,
+      this.bits,
+      this.weights,
+      this.scale,
+      threshold,
+      this.distScale,
+      info,
+    );
+  }
+
+  /** Score of arc h→m of the last prepared sentence (higher: more surely not an arc). */
+  score(h: number, m: number): number {
+    const idx = this.idx;
+    const val = this.val;
+    const w = this.weights;
+    const k = this.features.extract(h, m, idx, val);
+    let s = 0;
+    for (let j = 0; j < k; j++) s += w[idx[j]!]! * val[j]!;
+    return s * this.scale;
+  }
+
+  /**
+   * Calls `visit(h, m, score)` for every arc `mask` allows in `input`'s sentence (for tuning
+   * thresholds; the callback must not change the mask).
+   */
+  scoreArcs(input: PruneInput, mask: ArcMask, visit: (h: number, m: number, score: number) => void): void {
+    this.features.prepare(input);
+    const n = mask.n;
+    const size = mask.size;
+    const bits = mask.bits;
+    for (let h = 0; h <= n; h++) {
+      const row = h * size;
+      for (let m = 1; m <= n; m++) if (bits[row + m] === 1) visit(h, m, this.score(h, m));
+    }
+  }
+
+  /** Removes every allowed arc whose score exceeds the threshold, in place. */
+  prune(input: PruneInput, mask: ArcMask): void {
+    this.features.prepare(input);
+    const n = mask.n;
+    const size = mask.size;
+    const bits = mask.bits;
+    const thr = this.threshold;
+    let scored = 0;
+    for (let h = 0; h <= n; h++) {
+      const row = h * size;
+      for (let m = 1; m <= n; m++) {
+        if (bits[row + m] === 0) continue;
+        scored++;
+        if (this.score(h, m) > thr) bits[row + m] = 0;
+      }
+    }
+    this.scored = scored;
+  }
+
+  /** The filter as model-file content: 16-bit weights (non-zero entries, delta-coded). */
+  toModelData(): ModelData {
+    const p = packInt16({ weights: this.weights, scale: this.scale });
+    return {
+      kind: QUADRATIC_KIND,
+      meta: {
+        version: QUADRATIC_VERSION,
+        bits: this.bits,
+        column: this.tagMap.column,
+        tags: this.tagMap.tags,
+        scale: this.scale,
+        threshold: Number.isFinite(this.threshold) ? this.threshold : null,
+        distScale: this.distScale,
+        ...this.info,
+      },
+      arrays: { delta: p.delta, value: p.value },
+    };
+  }
+
+  /** Operating point and the most important features. */
+  describe(): string {
+    const inf = this.info;
+    const t = this.threshold;
+    const lines = [
+      `quadratic arc filter (Bergsma & Cherry 2010, §4.4): 2^${this.bits} hashed feature slots, ` +
+        `${this.tagMap.column.toUpperCase()} tags (${this.tagMap.tags.length}), distances divided by ${this.distScale}`,
+      `removes an arc when its score > ${Number.isFinite(t) ? t.toPrecision(4) : "∞ (never)"}` +
+        (inf.c1 !== undefined ? `; C1 ${inf.c1} C2 ${inf.c2}` : "") +
+        (inf.coverage !== undefined ? `; dev: coverage ${inf.coverage}%, reduction ${inf.reduction}%` : ""),
+    ];
+    if (inf.top !== undefined && inf.top.length > 0) {
+      lines.push("strongest features (positive: evidence against the arc):");
+      for (const [name, weight] of inf.top) lines.push(`    ${weight.toFixed(3).padStart(8)}  ${name}`);
+    }
+    return lines.join("\n") + "\n";
+  }
+
+  /** Loads a filter written by `toModelData`, with one clear error for a malformed file. */
+  static fromModelData(m: ModelData, file: string): QuadraticFilter {
+    const meta = m.meta as {
+      version?: number;
+      bits?: number;
+      column?: string;
+      tags?: unknown;
+      scale?: number;
+      threshold?: number | null;
+      distScale?: number;
+    } & QuadraticInfo;
+    if (meta.version !== QUADRATIC_VERSION)
+      throw new VineparseError(
+        "model-version",
+        `quadratic filter version ${meta.version} is not supported`,
+        file,
+      );
+    const bad = (what: string) =>
+      new VineparseError("model-corrupt", `corrupted model: quadratic filter ${what}`, file);
+    const bits = meta.bits;
+    if (typeof bits !== "number" || !Number.isInteger(bits) || bits < 4 || bits > 28)
+      throw bad("has a bad weight-table size");
+    if (meta.column !== "upos" && meta.column !== "xpos") throw bad("has a bad tag column");
+    if (!Array.isArray(meta.tags) || !meta.tags.every((t) => typeof t === "string"))
+      throw bad("has a bad tag list");
+    if (typeof meta.scale !== "number" || !(meta.scale > 0)) throw bad("has a bad scale");
+    if (meta.threshold !== null && typeof meta.threshold !== "number") throw bad("has a bad threshold");
+    if (typeof meta.distScale !== "number" || !(meta.distScale > 0)) throw bad("has a bad distance scale");
+    const { delta, value } = m.arrays;
+    if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
+      throw bad("lacks its weights");
+    let weights: Int16Array;
+    try {
+      weights = int16FromPacked({ delta, value, scale: meta.scale }, 1 << bits).weights;
+    } catch (e) {
+      throw bad(`weights: ${(e as Error).message}`);
+    }
+    const { c1, c2, coverage, reduction, top } = meta;
+    return new QuadraticFilter(
+      new TagMap(meta.tags as string[], meta.column as TagColumn),
+      bits,
+      weights,
+      meta.scale,
+      meta.threshold === null ? Number.POSITIVE_INFINITY : meta.threshold,
+      meta.distScale,
+      { c1, c2, coverage, reduction, top },
+    );
+  }
+}

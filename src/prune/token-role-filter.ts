@@ -1,0 +1,231 @@
+import { VineparseError } from "../errors.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
+import type { ArcPruner, PruneInput } from "./pruner.js";
+import { TagMap, type TagColumn } from "./tag-map.js";
+import { applyRoles, decideRoles, NUM_ROLES, ROLE_NAMES, ROLE_PAPER_NAMES } from "./token-role-decisions.js";
+import { MAX_TOKEN_FEATURES, TokenRoleFeatures } from "./token-role-features.js";
+
+/** Model-file kind of the linear token-role filter. */
+export const LINEAR_KIND = "linear";
+/** Version of its layout. */
+export const LINEAR_VERSION = 1;
+
+/** What training recorded about one decision (for `filter show`; not needed to prune). */
+export interface RoleDecisionInfo {
+  /** Costs of the non-arc and true-arc classes of the SVM chosen for this decision. */
+  c1?: number;
+  c2?: number;
+  /** Precision and recall (%) of the decision on dev at its operating point (active tokens only). */
+  precision?: number;
+  recall?: number;
+  /** The most important features: name and weight, strongest for the decision first. */
+  top?: [string, number][];
+}
+
+/**
+ * The linear-time token-role filter of Bergsma & Cherry (2010, §4.3): one shared hashed feature vector
+ * per token (Table 2) and eight weight vectors, one per decision (`ROLE_NAMES`); a decision fires when
+ * its score exceeds its threshold (+∞ = decision off), and the arcs it rules out are removed in
+ * O(n + removed arcs). Weights are 16-bit integers interleaved by feature (the eight weights of one
+ * feature are adjacent: one cache line per feature), with one scale per decision. Not reentrant.
+ */
+export class TokenRoleFilter implements ArcPruner {
+  /** Always "linear". */
+  readonly kind = LINEAR_KIND;
+  /** The feature extractor (it holds the last sentence prepared). */
+  readonly features: TokenRoleFeatures;
+  private readonly buf = new Int32Array(MAX_TOKEN_FEATURES);
+  private scores = new Float64Array(0);
+  private positive = new Uint8Array(0);
+
+  constructor(
+    /** The filter's tag map (the tags it was trained on). */
+    readonly tagMap: TagMap,
+    /** log2 of the number of hashed feature slots. */
+    readonly bits: number,
+    /** weights[f * 8 + d]: weight of feature slot f for decision d, in units of `scales[d]`. */
+    readonly weights: Int16Array,
+    /** Per decision, the factor turning integer sums into scores. */
+    readonly scales: Float64Array,
+    /** Per decision, the score a token must exceed for the decision to fire (+∞: off). */
+    readonly thresholds: Float64Array,
+    /** Whether a detected root also removes the arcs crossing it (projective parsing). */
+    readonly crossRoot = true,
+    /** Training records per decision (costs, dev precision/recall, top features). */
+    readonly info: readonly RoleDecisionInfo[] = [],
+  ) {
+    if (weights.length !== NUM_ROLES << bits)
+      throw new RangeError(`TokenRoleFilter: ${weights.length} weights for 2^${bits} slots × 8 decisions`);
+    if (scales.length !== NUM_ROLES || thresholds.length !== NUM_ROLES)
+      throw new RangeError("TokenRoleFilter: one scale and one threshold per decision");
+    this.features = new TokenRoleFeatures(tagMap, bits);
+  }
+
+  /** The same weights with other thresholds (e.g. a decision switched off). */
+  withThresholds(thresholds: ArrayLike<number>): TokenRoleFilter {
+    return new TokenRoleFilter(
+      this.tagMap,
+      this.bits,
+      this.weights,
+      this.scales,
+      Float64Array.from(thresholds),
+      this.crossRoot,
+      this.info,
+    );
+  }
+
+  /**
+   * Scores every token of `input`'s sentence for every decision: the result holds score(i, d) at
+   * [i * 8 + d] for i = 1..n (a buffer reused by the next call).
+   */
+  scoreAll(input: PruneInput): Float64Array {
+    const n = input.sentence.n;
+    const need = (n + 1) * NUM_ROLES;
+    if (this.scores.length < need) {
+      this.scores = new Float64Array(Math.max(need, this.scores.length * 2, 512));
+      this.positive = new Uint8Array(this.scores.length);
+    }
+    const fx = this.features;
+    fx.prepare(input);
+    const w = this.weights;
+    const buf = this.buf;
+    const sc = this.scores;
+    const q = this.scales;
+    for (let i = 1; i <= n; i++) {
+      const k = fx.extract(i, buf);
+      let s0 = 0;
+      let s1 = 0;
+      let s2 = 0;
+      let s3 = 0;
+      let s4 = 0;
+      let s5 = 0;
+      let s6 = 0;
+      let s7 = 0;
+      for (let j = 0; j < k; j++) {
+        const b = buf[j]! << 3;
+        s0 += w[b]!;
+        s1 += w[b + 1]!;
+        s2 += w[b + 2]!;
+        s3 += w[b + 3]!;
+        s4 += w[b + 4]!;
+        s5 += w[b + 5]!;
+        s6 += w[b + 6]!;
+        s7 += w[b + 7]!;
+      }
+      const o = i * NUM_ROLES;
+      sc[o] = s0 * q[0]!;
+      sc[o + 1] = s1 * q[1]!;
+      sc[o + 2] = s2 * q[2]!;
+      sc[o + 3] = s3 * q[3]!;
+      sc[o + 4] = s4 * q[4]!;
+      sc[o + 5] = s5 * q[5]!;
+      sc[o + 6] = s6 * q[6]!;
+      sc[o + 7] = s7 * q[7]!;
+    }
+    return sc;
+  }
+
+  /** Removes the arcs ruled out by the decisions that fire on `input`'s tokens, in place. */
+  prune(input: PruneInput, mask: ArcMask): void {
+    const sc = this.scoreAll(input);
+    const root = decideRoles(sc, this.thresholds, mask, this.positive);
+    applyRoles(mask, this.positive, root, this.crossRoot);
+  }
+
+  /** The filter as model-file content: interleaved 16-bit weights (non-zero entries, delta-coded). */
+  toModelData(): ModelData {
+    const p = packInt16({ weights: this.weights, scale: 1 });
+    const decisions = ROLE_NAMES.map((name, d) => ({
+      name,
+      threshold: Number.isFinite(this.thresholds[d]!) ? this.thresholds[d]! : null,
+      scale: this.scales[d]!,
+      ...(this.info[d] ?? {}),
+    }));
+    return {
+      kind: LINEAR_KIND,
+      meta: {
+        version: LINEAR_VERSION,
+        bits: this.bits,
+        column: this.tagMap.column,
+        tags: this.tagMap.tags,
+        crossRoot: this.crossRoot,
+        decisions,
+      },
+      arrays: { delta: p.delta, value: p.value },
+    };
+  }
+
+  /** Operating point of every decision and its most important features. */
+  describe(): string {
+    const lines = [
+      `token-role filter (Bergsma & Cherry 2010, §4.3): 2^${this.bits} hashed feature slots × 8 decisions, ` +
+        `${this.tagMap.column.toUpperCase()} tags (${this.tagMap.tags.length})${this.crossRoot ? ", no arc crosses a detected root" : ""}`,
+    ];
+    for (let d = 0; d < NUM_ROLES; d++) {
+      const t = this.thresholds[d]!;
+      const inf = this.info[d] ?? {};
+      const cost = inf.c1 !== undefined ? `, C1 ${inf.c1} C2 ${inf.c2}` : "";
+      const pr = inf.precision !== undefined ? `, dev precision ${inf.precision}% recall ${inf.recall}%` : "";
+      lines.push(
+        `${ROLE_NAMES[d]} (${ROLE_PAPER_NAMES[d]}): ${Number.isFinite(t) ? `fires when score > ${t.toPrecision(4)}` : "off"}${cost}${pr}`,
+      );
+      if (inf.top !== undefined && inf.top.length > 0)
+        for (const [name, weight] of inf.top) lines.push(`    ${weight.toFixed(3).padStart(8)}  ${name}`);
+    }
+    return lines.join("\n") + "\n";
+  }
+
+  /** Loads a filter written by `toModelData`, with one clear error for a malformed file. */
+  static fromModelData(m: ModelData, file: string): TokenRoleFilter {
+    const meta = m.meta as {
+      version?: number;
+      bits?: number;
+      column?: string;
+      tags?: unknown;
+      crossRoot?: boolean;
+      decisions?: unknown;
+    };
+    if (meta.version !== LINEAR_VERSION)
+      throw new VineparseError(
+        "model-version",
+        `linear filter version ${meta.version} is not supported`,
+        file,
+      );
+    const bad = (what: string) =>
+      new VineparseError("model-corrupt", `corrupted model: linear filter ${what}`, file);
+    const bits = meta.bits;
+    if (typeof bits !== "number" || !Number.isInteger(bits) || bits < 4 || bits > 26)
+      throw bad("has a bad weight-table size");
+    if (meta.column !== "upos" && meta.column !== "xpos") throw bad("has a bad tag column");
+    if (!Array.isArray(meta.tags) || !meta.tags.every((t) => typeof t === "string"))
+      throw bad("has a bad tag list");
+    const decisions = meta.decisions as
+      ({ name?: unknown; threshold?: unknown; scale?: unknown } & RoleDecisionInfo)[] | undefined;
+    if (!Array.isArray(decisions) || decisions.length !== NUM_ROLES) throw bad("lacks its decisions");
+    const scales = new Float64Array(NUM_ROLES);
+    const thresholds = new Float64Array(NUM_ROLES);
+    const info: RoleDecisionInfo[] = [];
+    decisions.forEach((dec, d) => {
+      if (dec.name !== ROLE_NAMES[d] || typeof dec.scale !== "number")
+        throw bad(`decision ${d + 1} is malformed`);
+      if (dec.threshold !== null && typeof dec.threshold !== "number")
+        throw bad(`decision ${dec.name} has a bad threshold`);
+      scales[d] = dec.scale;
+      thresholds[d] = dec.threshold === null ? Number.POSITIVE_INFINITY : dec.threshold;
+      const { c1, c2, precision, recall, top } = dec;
+      info.push({ c1, c2, precision, recall, top });
+    });
+    const { delta, value } = m.arrays;
+    if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
+      throw bad("lacks its weights");
+    let weights: Int16Array;
+    try {
+      weights = int16FromPacked({ delta, value, scale: 1 }, NUM_ROLES << bits).weights;
+    } catch (e) {
+      throw bad(`weights: ${(e as Error).message}`);
+    }
+    const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
+    return new TokenRoleFilter(tagMap, bits, weights, scales, thresholds, meta.crossRoot !== false, info);
+  }
+}

@@ -1,0 +1,236 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocabularies } from "../corpus/vocab.js";
+import { round } from "../eval/percent.js";
+import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
+import { PruningCascade } from "./cascade.js";
+import { cascadeMasks, maskTotals } from "./cascade-masks.js";
+import type { FilterCosts, FilterLearner } from "./filter-learner.js";
+import { QuadraticFilter } from "./quadratic-filter.js";
+import { SparseRowsBuilder } from "./sparse-rows.js";
+import { TagMap, type TagColumn } from "./tag-map.js";
+
+/** Default cost grid of the quadratic filter's SVM (C1 for non-arcs, C2 for true arcs). */
+export const DEFAULT_QUADRATIC_COSTS: readonly FilterCosts[] = [
+  { c1: 0.1, c2: 1 },
+  { c1: 0.1, c2: 10 },
+];
+
+/** Options of `trainQuadraticFilter`. */
+export interface QuadraticTrainOptions {
+  /** The learner (a cost-sensitive linear SVM). */
+  learner: FilterLearner;
+  /** Tag column (default "auto": XPOS when informative). */
+  tags?: TagColumn | "auto";
+  /** log2 of the hashed feature slots (default 20). */
+  bits?: number;
+  /** Cost settings to train at (default `DEFAULT_QUADRATIC_COSTS`). */
+  costs?: readonly FilterCosts[];
+  /** Coverage target (%) of prefix + filter on dev (default 99.5). */
+  coverage?: number;
+  /** Divisor of the distance features (default 10). */
+  distScale?: number;
+  /** Passes before this one (e.g. rules + linear): training and tuning use the arcs they leave. */
+  prefix?: PruningCascade;
+  /** Features listed in `filter show` (default 12). */
+  topFeatures?: number;
+  /** Progress output. */
+  log?: (line: string) => void;
+}
+
+/** How one cost setting did on dev at the coverage target. */
+export interface QuadraticSetting extends FilterCosts {
+  /** The threshold reaching the coverage target. */
+  threshold: number;
+  /** Coverage and reduction (%) of prefix + filter on dev at that threshold. */
+  coverage: number;
+  reduction: number;
+  /** The same at threshold 0 (the SVM's own decision, w·x > 0). */
+  coverageAtZero: number;
+  reductionAtZero: number;
+  /** Coverage–reduction points over thresholds (Figure 2). */
+  curve: { coverage: number; reduction: number }[];
+}
+
+/** What `trainQuadraticFilter` returns. */
+export interface QuadraticTrainResult {
+  /** The filter with the chosen cost setting and threshold. */
+  filter: QuadraticFilter;
+  /** Every cost setting's dev results. */
+  settings: QuadraticSetting[];
+  /** Index of the chosen setting. */
+  chosen: number;
+  /** Training arcs (those the prefix leaves) and seconds spent in the learner. */
+  examples: number;
+  learnSeconds: number;
+}
+
+/**
+ * Trains the quadratic arc filter (Bergsma & Cherry 2010, §4.4) on the arcs `prefix` leaves on train
+ * (label +1: not a gold arc). For each cost setting, the threshold is the lowest at which prefix +
+ * filter keeps the coverage target on dev; the setting removing most arcs there is kept.
+ */
+export function trainQuadraticFilter(
+  train: readonly Sentence[],
+  dev: readonly Sentence[],
+  vocab: Vocabularies,
+  opts: QuadraticTrainOptions,
+): QuadraticTrainResult {
+  const log = opts.log ?? (() => {});
+  const bits = opts.bits ?? 20;
+  const costs = opts.costs ?? DEFAULT_QUADRATIC_COSTS;
+  const target = opts.coverage ?? 99.5;
+  const distScale = opts.distScale ?? DEFAULT_DIST_SCALE;
+  const prefix = opts.prefix ?? new PruningCascade();
+  if (costs.length < 1) throw new RangeError("trainQuadraticFilter: at least one cost setting");
+  const column =
+    opts.tags === undefined || opts.tags === "auto" ? TagMap.chooseColumn(train, vocab) : opts.tags;
+  const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
+
+  let t0 = performance.now();
+  const fx = new ArcFilterFeatures(tagMap, bits, distScale);
+  const rowsB = new SparseRowsBuilder();
+  const labels: number[] = [];
+  const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+  const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  for (const s of train) {
+    const mask = prefix.prune(s, vocab);
+    fx.prepare(prefix.prepare(s, vocab));
+    const n = s.n;
+    const size = mask.size;
+    for (let h = 0; h <= n; h++)
+      for (let m = 1; m <= n; m++) {
+        if (mask.bits[h * size + m] === 0) continue;
+        rowsB.add(idx, val, fx.extract(h, m, idx, val));
+        labels.push(s.head[m] === h ? -1 : 1);
+      }
+  }
+  const x = rowsB.build();
+  const rows = new Int32Array(x.rows);
+  for (let r = 0; r < x.rows; r++) rows[r] = r;
+  const y = Int8Array.from(labels);
+  log(
+    `quadratic: ${x.rows} training arcs after ${prefix.name}, ${x.index.length} feature entries (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+  );
+
+  const devMasks = cascadeMasks(prefix, dev, vocab);
+  const tot = maskTotals(devMasks, dev);
+  const prefixLost = tot.gold - tot.goldKept;
+  const budget = Math.floor(tot.gold * (1 - target / 100) + 1e-9) - prefixLost;
+  const point = (removed: number, lost: number) => ({
+    coverage: round((100 * (tot.goldKept - lost)) / tot.gold, 3),
+    reduction: round((100 * (tot.arcs - tot.kept + removed)) / tot.arcs, 3),
+  });
+  const dim = 1 << bits;
+  let learnSeconds = 0;
+  const settings: QuadraticSetting[] = [];
+  const models: { weights: Int16Array; scale: number }[] = [];
+  for (const c of costs) {
+    t0 = performance.now();
+    const w = opts.learner({ x, rows, labels: y, dim }, c);
+    learnSeconds += (performance.now() - t0) / 1000;
+    let max = 0;
+    for (let f = 0; f < dim; f++) if (Math.abs(w[f]!) > max) max = Math.abs(w[f]!);
+    const scale = max > 0 ? max / 32767 : 1;
+    const weights = new Int16Array(dim);
+    for (let f = 0; f < dim; f++) weights[f] = Math.round(w[f]! / scale);
+    models.push({ weights, scale });
+    const f = new QuadraticFilter(tagMap, bits, weights, scale, Number.POSITIVE_INFINITY, distScale);
+    const gold: number[] = [];
+    const other: number[] = [];
+    dev.forEach((s, k) => {
+      f.scoreArcs(prefix.prepare(s, vocab), devMasks[k]!, (h, m, v) => {
+        if (s.head[m] === h) gold.push(v);
+        else other.push(v);
+      });
+    });
+    gold.sort((a, b) => b - a);
+    other.sort((a, b) => b - a);
+    const above = (a: number[], t: number) => {
+      // a is sorted descending: how many exceed t.
+      let lo = 0;
+      let hi = a.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (a[mid]! > t) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    const at = (t: number) => {
+      const g = above(gold, t);
+      return point(g + above(other, t), g);
+    };
+    const thrFor = (b: number) =>
+      b < 0
+        ? Number.POSITIVE_INFINITY
+        : b < gold.length
+          ? gold[b]!
+          : (other.length > 0 ? Math.min(other[other.length - 1]!, gold[gold.length - 1] ?? 0) : 0) - 1e-6;
+    const threshold = thrFor(budget);
+    const chosen = at(threshold);
+    const zero = at(0);
+    const curve: { coverage: number; reduction: number }[] = [];
+    for (const cov of [99.95, 99.9, 99.8, 99.7, 99.6, 99.5, 99.4, 99.3, 99.2, 99.0, 98.5, 98]) {
+      const b = Math.floor(tot.gold * (1 - cov / 100) + 1e-9) - prefixLost;
+      if (b >= 0) curve.push(at(thrFor(b)));
+    }
+    settings.push({
+      ...c,
+      threshold,
+      coverage: chosen.coverage,
+      reduction: chosen.reduction,
+      coverageAtZero: zero.coverage,
+      reductionAtZero: zero.reduction,
+      curve,
+    });
+    log(
+      `quadratic: C1 ${c.c1}, C2 ${c.c2}: dev ${chosen.coverage}% coverage, ${chosen.reduction}% reduction at threshold ${threshold.toPrecision(4)} ` +
+        `(at 0: ${zero.coverage}% / ${zero.reduction}%); ${learnSeconds.toFixed(1)} s in the learner so far`,
+    );
+  }
+  let chosen = 0;
+  settings.forEach((s, i) => {
+    if (s.reduction > settings[chosen]!.reduction) chosen = i;
+  });
+  const st = settings[chosen]!;
+  const model = models[chosen]!;
+  let filter = new QuadraticFilter(tagMap, bits, model.weights, model.scale, st.threshold, distScale);
+  filter = filter.withThreshold(st.threshold, {
+    c1: st.c1,
+    c2: st.c2,
+    coverage: st.coverage,
+    reduction: st.reduction,
+    top: topArcFeatures(filter, train, vocab, prefix, opts.topFeatures ?? 12),
+  });
+  return { filter, settings, chosen, examples: x.rows, learnSeconds };
+}
+
+/** The `count` features with the largest weights (evidence against an arc), named from training arcs. */
+function topArcFeatures(
+  filter: QuadraticFilter,
+  train: readonly Sentence[],
+  vocab: Vocabularies,
+  prefix: PruningCascade,
+  count: number,
+): [string, number][] {
+  if (count <= 0) return [];
+  const names = new Map<number, string>();
+  const fx = new ArcFilterFeatures(filter.tagMap, filter.bits, filter.distScale);
+  const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+  const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  const list: string[] = [];
+  for (const s of train.slice(0, 300)) {
+    fx.prepare(prefix.prepare(s, vocab));
+    for (let h = 0; h <= s.n; h++)
+      for (let m = 1; m <= s.n; m++) {
+        if (h === m) continue;
+        list.length = 0;
+        const k = fx.extract(h, m, idx, val, list);
+        for (let j = 0; j < k; j++) if (!names.has(idx[j]!)) names.set(idx[j]!, list[j]!);
+      }
+  }
+  const scored: [string, number][] = [];
+  for (const [f, name] of names) scored.push([name, round(filter.weights[f]! * filter.scale, 4)]);
+  scored.sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  return scored.slice(0, count);
+}
