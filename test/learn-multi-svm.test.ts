@@ -106,7 +106,7 @@ test("multi SVM: a row listed twice in one task is refused", () => {
 
 test("SVM filter learner: jobs over one matrix train in lockstep (learnAll) to the optima of one-by-one training; weights scale costs", () => {
   const { x, tasks, dim } = problem(6, true);
-  const jobs = tasks.slice(0, 3).map((t, i) => ({
+  const jobs = tasks.slice(0, 4).map((t, i) => ({
     problem: {
       x,
       rows: t.rows,

@@ -37,9 +37,10 @@ export interface FilterJob {
   costs: FilterCosts;
 }
 
-/** Learns every job: with the learner's `many` when it has one (jobs sharing one matrix), else one by one. */
+/** Learns every job: with the learner's `many` when it has one (4+ jobs sharing one matrix), else one by one. */
 export function learnAll(learner: FilterLearner, jobs: readonly FilterJob[]): Float32Array[] {
-  if (learner.many !== undefined && jobs.length > 1 && jobs.every((j) => j.problem.x === jobs[0]!.problem.x))
+  // Lockstep pays when the jobs fill most of a block of 8 weight lanes.
+  if (learner.many !== undefined && jobs.length >= 4 && jobs.every((j) => j.problem.x === jobs[0]!.problem.x))
     return learner.many(jobs);
   return jobs.map((j) => learner(j.problem, j.costs));
 }

@@ -21,7 +21,7 @@ export const quadraticKind: FilterKind = {
           --costs C1:C2,… (SVM cost grid, default ${DEFAULT_QUADRATIC_COSTS.map((x) => `${x.c1}:${x.c2}`).join(",")})
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
           --dist-scale S (distance features are (h-m)/S, default 10)
-          --sample P (share of non-arcs trained on, each weighted 1/P; default 1)
+          --sample P (share of non-arcs trained on, each weighted 1/P; default 0.3)
 ${SVM_USAGE}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
@@ -38,7 +38,7 @@ ${SVM_USAGE}`,
       costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
       coverage: numberOption("filter", "coverage", v.coverage, 99.5, { min: 50, max: 100 }),
       distScale: numberOption("filter", "dist-scale", v["dist-scale"], 10, { min: 0.001 }),
-      sample: numberOption("filter", "sample", v.sample, 1, { min: 0.001, max: 1 }),
+      sample: numberOption("filter", "sample", v.sample, 0.3, { min: 0.001, max: 1 }),
       prefix: ctx.prefix,
       log: ctx.log,
     });
