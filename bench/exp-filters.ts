@@ -20,6 +20,8 @@ import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
+import { roleAblation, roleDecisionQuality } from "../src/prune/token-role-analysis.js";
+import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
 import { cascadeModelData } from "../src/prune/load-pruner.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
 import { BenchAbort, type BenchContext, type Experiment, repoRoot, resultsDir } from "./lib.js";
@@ -104,7 +106,7 @@ function taggedData(
 }
 
 /**
- * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,figure2,table7]
+ * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,table5,table6,figure2,table7]
  * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
  * [--rows LABELS]` (--rows: only these Table 4 rows, e.g. Len-Vine,Tag-Vine,Rules).
  * T: training data with predicted (jack-knifed) tags, D: dev with predicted tags and gold heads
@@ -128,7 +130,7 @@ export const experiment: Experiment = {
       rows: { type: "string" },
     });
     const tb = values.tb ?? "en_ewt";
-    const parts = new Set((values.parts ?? "table4,figure2,table7").split(","));
+    const parts = new Set((values.parts ?? "table4,table5,table6,figure2,table7").split(","));
     const epochs = numberOption("filters", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const reps = numberOption("filters", "reps", values.reps, 5, { integer: true, min: 1 });
     const limit = numberOption("filters", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
@@ -153,6 +155,7 @@ export const experiment: Experiment = {
     const t4: Cell[][] = [];
     let oracle = 0;
     const kinds = new Map(FILTER_KINDS.map((k) => [k.name, k]));
+    const logs = new Map<string, string[]>();
     const trainStage = (st: Stage, over: Record<string, string>): PruningCascade | null => {
       const kind = kinds.get(st.kind);
       if (kind === undefined) return null;
@@ -160,7 +163,9 @@ export const experiment: Experiment = {
       if (prefix === undefined) return null;
       const own: Record<string, string | undefined> = {};
       for (const k of Object.keys(kind.options)) own[k] = over[k] ?? st.values[k];
-      const passes = kind.train({ train, dev, vocab, values: own, prefix, log: () => {} });
+      const lines: string[] = [];
+      const passes = kind.train({ train, dev, vocab, values: own, prefix, log: (l) => lines.push(l) });
+      if (Object.keys(over).length === 0) logs.set(st.label, lines);
       return prefix.concat(passes);
     };
     for (const st of STAGES) {
@@ -208,11 +213,61 @@ export const experiment: Experiment = {
       );
     }
 
+    // Tables 5 and 6: the linear decisions of the Rules+Linear row (precision/recall, leave-one-out).
+    const lin = cascades.get("Rules+Linear");
+    const linPass = lin?.passes[lin.passes.length - 1];
+    if (lin !== undefined && linPass instanceof TokenRoleFilter) {
+      const prefix = new PruningCascade(lin.passes.slice(0, -1));
+      if (parts.has("table5"))
+        ctx.table(
+          `Table 5: the linear decisions of Rules+Linear on ${tb} dev (tokens where the decision can remove an arc after Rules)`,
+          ["decision", "paper", "C1:C2", "precision %", "recall %", "fired", "holds", "active"],
+          roleDecisionQuality(linPass, dev, vocab, prefix).map((q, d) => [
+            q.decision,
+            q.paperName,
+            linPass.info[d] === undefined ? "" : `${linPass.info[d]!.c1}:${linPass.info[d]!.c2}`,
+            q.precision,
+            q.recall,
+            q.predicted,
+            q.actual,
+            q.active,
+          ]),
+        );
+      if (parts.has("table6"))
+        ctx.table(
+          `Table 6: leave-one-out ablation of the linear decisions (Rules + Linear on ${tb} dev; oracle: the same decisions made perfectly)`,
+          ["decisions", "coverage %", "reduction %", "oracle reduction %"],
+          roleAblation(linPass, dev, vocab, prefix).map((r) => [
+            r.name,
+            r.coverage,
+            r.reduction,
+            r.oracleReduction,
+          ]),
+        );
+    }
+
     if (parts.has("figure2")) {
       const series: PlotSeries[] = [];
       const rows: Cell[][] = [];
       for (const st of STAGES) {
-        if (!cascades.has(st.label) || st.sweep.length === 0) continue;
+        if (!cascades.has(st.label)) continue;
+        if (st.sweep.length === 0) {
+          // Linear and quadratic rows: the curve their training traced on dev (no retraining).
+          const line = (logs.get(st.label) ?? []).find((l) => / curve /.test(l));
+          if (line === undefined) continue;
+          const pts: [number, number][] = [];
+          for (const tok of line
+            .slice(line.indexOf(" curve ") + 7)
+            .trim()
+            .split(/\s+/)) {
+            const [cov, red] = tok.split("/").map(Number);
+            if (!Number.isFinite(cov) || !Number.isFinite(red)) continue;
+            pts.push([red!, cov!]);
+            rows.push([st.label, "operating point on the dev curve", round(cov!), round(red!)]);
+          }
+          series.push({ name: st.label, points: pts });
+          continue;
+        }
         const pts: [number, number][] = [];
         for (const over of st.sweep) {
           const c = trainStage(st, over);

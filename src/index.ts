@@ -157,8 +157,10 @@ export {
 } from "./prune/combination-search.js";
 export {
   type FilterCosts,
+  type FilterJob,
   type FilterLearner,
   type FilterProblem,
+  learnAll,
   parseCostGrid,
 } from "./prune/filter-learner.js";
 export {
@@ -255,6 +257,7 @@ export {
   svmPrimalObjective,
   trainLinearSvm,
 } from "./learn/linear-svm.js";
+export { type SvmTask, trainLinearSvms } from "./learn/multi-svm.js";
 export { type SparseRows, SparseRowsBuilder } from "./prune/sparse-rows.js";
 // Baselines and PoS rules of Bergsma & Cherry (2010): Len-Vine, Tag-Vine, rules.
 export { LENVINE_KIND, type LenVineInfo, LenVinePruner } from "./prune/len-vine.js";

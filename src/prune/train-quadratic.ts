@@ -4,10 +4,11 @@ import { round } from "../eval/percent.js";
 import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
 import { PruningCascade } from "./cascade.js";
 import { cascadeMasks, maskTotals } from "./cascade-masks.js";
-import type { FilterCosts, FilterLearner } from "./filter-learner.js";
+import { type FilterCosts, type FilterLearner, learnAll } from "./filter-learner.js";
 import { QuadraticFilter } from "./quadratic-filter.js";
 import { SparseRowsBuilder } from "./sparse-rows.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
+import { Rng } from "../util/rng.js";
 
 /** Default cost grid of the quadratic filter's SVM (C1 for non-arcs, C2 for true arcs). */
 export const DEFAULT_QUADRATIC_COSTS: readonly FilterCosts[] = [
@@ -31,6 +32,11 @@ export interface QuadraticTrainOptions {
   distScale?: number;
   /** Passes before this one (e.g. rules + linear): training and tuning use the arcs they leave. */
   prefix?: PruningCascade;
+  /**
+   * Share of the non-arcs (the prune class) kept for training (default 1): each is kept with this
+   * probability and weighted by its inverse, so the objective is unbiased; true arcs are all kept.
+   */
+  sample?: number;
   /** Features listed in `filter show` (default 12). */
   topFeatures?: number;
   /** Progress output. */
@@ -90,6 +96,10 @@ export function trainQuadraticFilter(
   const fx = new ArcFilterFeatures(tagMap, bits, distScale);
   const rowsB = new SparseRowsBuilder();
   const labels: number[] = [];
+  const sample = opts.sample ?? 1;
+  if (!(sample > 0 && sample <= 1)) throw new RangeError("trainQuadraticFilter: sample in (0, 1]");
+  const rng = new Rng(17);
+  let candidates = 0;
   const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
   const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
   for (const s of train) {
@@ -100,16 +110,20 @@ export function trainQuadraticFilter(
     for (let h = 0; h <= n; h++)
       for (let m = 1; m <= n; m++) {
         if (mask.bits[h * size + m] === 0) continue;
+        candidates++;
+        const gold = s.head[m] === h;
+        if (!gold && sample < 1 && rng.next() >= sample) continue;
         rowsB.add(idx, val, fx.extract(h, m, idx, val));
-        labels.push(s.head[m] === h ? -1 : 1);
+        labels.push(gold ? -1 : 1);
       }
   }
   const x = rowsB.build();
   const rows = new Int32Array(x.rows);
   for (let r = 0; r < x.rows; r++) rows[r] = r;
   const y = Int8Array.from(labels);
+  const rowWeights = sample < 1 ? Float64Array.from(labels, (l) => (l === 1 ? 1 / sample : 1)) : undefined;
   log(
-    `quadratic: ${x.rows} training arcs after ${prefix.name}, ${x.index.length} feature entries (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
+    `quadratic: ${x.rows} training arcs of ${candidates} after ${prefix.name} (non-arcs sampled at ${sample}), ${x.index.length} feature entries (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
 
   const devMasks = cascadeMasks(prefix, dev, vocab);
@@ -124,10 +138,16 @@ export function trainQuadraticFilter(
   let learnSeconds = 0;
   const settings: QuadraticSetting[] = [];
   const models: { weights: Int16Array; scale: number }[] = [];
-  for (const c of costs) {
-    t0 = performance.now();
-    const w = opts.learner({ x, rows, labels: y, dim }, c);
-    learnSeconds += (performance.now() - t0) / 1000;
+  t0 = performance.now();
+  const problem =
+    rowWeights === undefined ? { x, rows, labels: y, dim } : { x, rows, labels: y, dim, weights: rowWeights };
+  const learned = learnAll(
+    opts.learner,
+    costs.map((c) => ({ problem, costs: c })),
+  );
+  learnSeconds += (performance.now() - t0) / 1000;
+  for (const [ci, c] of costs.entries()) {
+    const w = learned[ci]!;
     let max = 0;
     for (let f = 0; f < dim; f++) if (Math.abs(w[f]!) > max) max = Math.abs(w[f]!);
     const scale = max > 0 ? max / 32767 : 1;

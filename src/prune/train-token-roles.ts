@@ -10,7 +10,7 @@ import {
   searchCombinations,
   SignatureTable,
 } from "./combination-search.js";
-import type { FilterCosts, FilterLearner } from "./filter-learner.js";
+import { type FilterCosts, type FilterLearner, learnAll } from "./filter-learner.js";
 import { SparseRowsBuilder } from "./sparse-rows.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { roleDecisionQuality } from "./token-role-analysis.js";
@@ -177,17 +177,23 @@ export function trainTokenRoleFilter(
   // One model per cost setting and decision, quantized as it will be stored.
   const dim = 1 << bits;
   const quantized: { weights: Int16Array; scales: Float64Array }[] = [];
-  let learnSeconds = 0;
-  for (const c of costs) {
+  t0 = performance.now();
+  const problems = ROLE_NAMES.map((_, d) => ({
+    x,
+    rows: Int32Array.from(decRows[d]!),
+    labels: Int8Array.from(decLabels[d]!),
+    dim,
+  }));
+  const learned = learnAll(
+    opts.learner,
+    costs.flatMap((c) => problems.map((problem) => ({ problem, costs: c }))),
+  );
+  const learnSeconds = (performance.now() - t0) / 1000;
+  costs.forEach((c, ci) => {
     const weights = new Int16Array(NUM_ROLES << bits);
     const scales = new Float64Array(NUM_ROLES);
     for (let d = 0; d < NUM_ROLES; d++) {
-      t0 = performance.now();
-      const w = opts.learner(
-        { x, rows: Int32Array.from(decRows[d]!), labels: Int8Array.from(decLabels[d]!), dim },
-        c,
-      );
-      learnSeconds += (performance.now() - t0) / 1000;
+      const w = learned[ci * NUM_ROLES + d]!;
       let max = 0;
       for (let f = 0; f < dim; f++) if (Math.abs(w[f]!) > max) max = Math.abs(w[f]!);
       const scale = max > 0 ? max / 32767 : 1;
@@ -195,10 +201,8 @@ export function trainTokenRoleFilter(
       for (let f = 0; f < dim; f++) weights[(f << 3) + d] = Math.round(w[f]! / scale);
     }
     quantized.push({ weights, scales });
-    log(
-      `linear: trained 8 decisions at C1 ${c.c1}, C2 ${c.c2} (${learnSeconds.toFixed(1)} s in the learner so far)`,
-    );
-  }
+  });
+  log(`linear: trained 8 decisions at ${costs.length} cost setting(s) in ${learnSeconds.toFixed(1)} s`);
 
   // Dev: prefix masks, labels, and what each decision would remove on each token.
   const dd = devData(dev, vocab, prefix, crossRoot);

@@ -29,7 +29,8 @@ export function svmOption(kind: string, ctx: FilterTrainContext) {
   const v = ctx.values as Record<string, string | undefined>;
   return makeSvmLearner({
     loss: choiceOption("filter", "loss", v.loss, ["l1", "l2"] as const, "l1"),
-    eps: numberOption("filter", "eps", v.eps, 0.1, { min: 1e-6 }),
+    eps: numberOption("filter", "eps", v.eps, 0.5, { min: 1e-6 }),
+    maxIter: numberOption("filter", "max-iter", v["max-iter"], 25, { integer: true, min: 1 }),
     onTrained: (r) =>
       ctx.log(
         `${kind}: SVM on ${r.rows} examples: ${r.iterations} passes${r.converged ? "" : " (not converged)"}, ${r.seconds.toFixed(1)} s`,
@@ -38,11 +39,16 @@ export function svmOption(kind: string, ctx: FilterTrainContext) {
 }
 
 /** Options every SVM-trained kind takes. */
-export const SVM_OPTIONS = { loss: { type: "string" }, eps: { type: "string" } } as const;
+export const SVM_OPTIONS = {
+  loss: { type: "string" },
+  eps: { type: "string" },
+  "max-iter": { type: "string" },
+} as const;
 
 /** Usage line of `SVM_OPTIONS`. */
 export const SVM_USAGE =
-  "          --loss l1|l2 (SVM hinge or squared hinge, default l1)  --eps E (SVM tolerance, default 0.1)";
+  "          --loss l1|l2 (SVM hinge or squared hinge, default l1)  --eps E (SVM tolerance, default 0.5)\n" +
+  "          --max-iter N (most SVM passes, default 25)";
 
 const fmt = (c: readonly { c1: number; c2: number }[]) => c.map((x) => `${x.c1}:${x.c2}`).join(",");
 

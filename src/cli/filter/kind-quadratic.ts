@@ -14,12 +14,14 @@ export const quadraticKind: FilterKind = {
     costs: { type: "string" },
     coverage: { type: "string" },
     "dist-scale": { type: "string" },
+    sample: { type: "string" },
     ...SVM_OPTIONS,
   },
   usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
           --costs C1:C2,… (SVM cost grid, default ${DEFAULT_QUADRATIC_COSTS.map((x) => `${x.c1}:${x.c2}`).join(",")})
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
           --dist-scale S (distance features are (h-m)/S, default 10)
+          --sample P (share of non-arcs trained on, each weighted 1/P; default 0.3)
 ${SVM_USAGE}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
@@ -36,6 +38,7 @@ ${SVM_USAGE}`,
       costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
       coverage: numberOption("filter", "coverage", v.coverage, 99.5, { min: 50, max: 100 }),
       distScale: numberOption("filter", "dist-scale", v["dist-scale"], 10, { min: 0.001 }),
+      sample: numberOption("filter", "sample", v.sample, 0.3, { min: 0.001, max: 1 }),
       prefix: ctx.prefix,
       log: ctx.log,
     });
@@ -43,6 +46,14 @@ ${SVM_USAGE}`,
     ctx.log(
       `quadratic: chose C1 ${st.c1}, C2 ${st.c2}: dev ${st.coverage}% coverage, ${st.reduction}% reduction`,
     );
+    // The Quad curve of Figure 2: per coverage target, the best setting's reduction.
+    const curve = st.curve.map((p, i) =>
+      r.settings.reduce((best, o) => {
+        const q = o.curve[i];
+        return q !== undefined && q.reduction > best.reduction ? q : best;
+      }, p),
+    );
+    ctx.log(`quadratic: curve ${curve.map((p) => `${p.coverage}/${p.reduction}`).join(" ")}`);
     return [r.filter];
   },
 };
