@@ -112,7 +112,13 @@ export class MaxMarginalPass implements ArcPruner {
     sc.prepare(x, mask);
     const r = this.second!.compute(mask, sc, this.buf);
     this.scored = sc.arcsScored + r.partsScored;
-    return { n, marginals: r.marginals, best: r.best, arcs: r.arcs, mean: r.arcs > 0 ? r.sum / r.arcs : r.best };
+    return {
+      n,
+      marginals: r.marginals,
+      best: r.best,
+      arcs: r.arcs,
+      mean: r.arcs > 0 ? r.sum / r.arcs : r.best,
+    };
   }
 
   /** The pass as model-file content (kind "maxmarginal", version, order, α, weights). */
@@ -135,7 +141,13 @@ export class MaxMarginalPass implements ArcPruner {
 
   /** Loads a pass written by `toModelData`; one-line errors for bad files. */
   static fromModelData(m: ModelData, file: string): MaxMarginalPass {
-    const meta = m.meta as { version?: unknown; order?: unknown; alpha?: unknown; size?: unknown; scale?: unknown };
+    const meta = m.meta as {
+      version?: unknown;
+      order?: unknown;
+      alpha?: unknown;
+      size?: unknown;
+      scale?: unknown;
+    };
     if (meta.version !== MAX_MARGINAL_VERSION)
       throw new VineparseError(
         "model-version",
@@ -147,7 +159,11 @@ export class MaxMarginalPass implements ArcPruner {
     const alpha = meta.alpha;
     if (typeof alpha !== "number" || !(alpha >= -1 && alpha <= 1))
       throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has a bad alpha", file);
-    return new MaxMarginalPass(meta.order, passWeightsFromModel(meta, m.arrays, file, "max-marginal pass"), alpha);
+    return new MaxMarginalPass(
+      meta.order,
+      passWeightsFromModel(meta, m.arrays, file, "max-marginal pass"),
+      alpha,
+    );
   }
 }
 

@@ -31,6 +31,10 @@ export function passWeightsFromModel(
   try {
     return int16FromPacked({ delta, value, scale: meta.scale }, size);
   } catch (e) {
-    throw new VineparseError("model-corrupt", `corrupted model: ${what} weights: ${(e as Error).message}`, file);
+    throw new VineparseError(
+      "model-corrupt",
+      `corrupted model: ${what} weights: ${(e as Error).message}`,
+      file,
+    );
   }
 }

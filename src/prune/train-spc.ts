@@ -414,8 +414,8 @@ export interface AlphaPoint {
  * below the mean (small training sets).
  */
 export const ALPHA_GRID: readonly number[] = [
-  -1, -0.8, -0.6, -0.5, -0.4, -0.3, -0.25, -0.2, -0.15, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95,
-  0.98, 0.99,
+  -1, -0.8, -0.6, -0.5, -0.4, -0.3, -0.25, -0.2, -0.15, -0.1, -0.05, 0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35,
+  0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.98, 0.99,
 ];
 
 /**
@@ -587,13 +587,19 @@ export function trainVineCascade(
   const specs: { name: string; spec: SpcPassSpec; bits: number }[][] = [
     bands.map((b) => ({ name: `vine b=${b}`, spec: { type: "vine", band: b }, bits: 22 })),
   ];
-  if (opts.order >= 2) specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: 22 }]);
+  if (opts.order >= 2)
+    specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: 22 }]);
   if (opts.order >= 3)
     specs.push([{ name: "second-order", spec: { type: "maxmarginal", order: 2 }, bits: 23 }]);
   specs.forEach((candidates, level) => {
     const loss = maxLoss[Math.min(level, maxLoss.length - 1)]!;
-    let chosen: { pass: SpcPass; point: AlphaPoint; curve: AlphaPoint[]; name: string; seconds: number } | null =
-      null;
+    let chosen: {
+      pass: SpcPass;
+      point: AlphaPoint;
+      curve: AlphaPoint[];
+      name: string;
+      seconds: number;
+    } | null = null;
     for (const c of candidates) {
       const t0 = performance.now();
       const w = trainSpcPass(c.spec, train, trainAtoms, trainMasks, {

@@ -5,7 +5,7 @@ import type { ArcMask } from "../mask/arc-mask.js";
 import { finish, mix } from "../util/hash.js";
 
 /** Number of feature indices of one outer arc (`outerFeatures`). */
-export const OUTER_FEATURES = 10;
+export const OUTER_FEATURES = 14;
 
 /** Bucket of the number of long-arc heads an outer arc stands for (1, 2, 3, 4-5, 6-9, 10+). */
 function spanBucket(k: number): number {
@@ -41,6 +41,14 @@ export function outerFeatures(
   out[7] = finish(mix(mix(mix(base, 8), xp), bucket)) & wmask;
   out[8] = finish(mix(mix(mix(base, 9), up), bucket)) & wmask;
   out[9] = finish(mix(mix(mix(base, 10), x.word[m]!), xp)) & wmask;
+  // The nearest two tokens beyond the band on that side (the closest heads the outer arc stands for;
+  // root / end-of-sentence atoms when there are none).
+  const j1 = side === 0 ? Math.max(0, m - band - 1) : Math.min(n + 1, m + band + 1);
+  const j2 = side === 0 ? Math.max(0, m - band - 2) : Math.min(n + 1, m + band + 2);
+  out[10] = finish(mix(mix(mix(base, 11), up), x.upos[j1]!)) & wmask;
+  out[11] = finish(mix(mix(mix(base, 12), xp), x.xpos[j1]!)) & wmask;
+  out[12] = finish(mix(mix(mix(mix(base, 13), up), x.upos[j1]!), x.upos[j2]!)) & wmask;
+  out[13] = finish(mix(mix(mix(mix(base, 14), up), x.upos[j1]!), bucket)) & wmask;
   return OUTER_FEATURES;
 }
 

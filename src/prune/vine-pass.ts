@@ -91,9 +91,19 @@ export class VinePass implements ArcPruner {
 
   /** Loads a pass written by `toModelData`; one-line errors for bad files. */
   static fromModelData(m: ModelData, file: string): VinePass {
-    const meta = m.meta as { version?: unknown; band?: unknown; alpha?: unknown; size?: unknown; scale?: unknown };
+    const meta = m.meta as {
+      version?: unknown;
+      band?: unknown;
+      alpha?: unknown;
+      size?: unknown;
+      scale?: unknown;
+    };
     if (meta.version !== VINE_VERSION)
-      throw new VineparseError("model-version", `vine pass version ${String(meta.version)} is not supported`, file);
+      throw new VineparseError(
+        "model-version",
+        `vine pass version ${String(meta.version)} is not supported`,
+        file,
+      );
     const band = meta.band;
     const alpha = meta.alpha;
     if (typeof band !== "number" || !Number.isInteger(band) || band < 1 || band > 64)
