@@ -317,10 +317,8 @@ class SecondOrderSpcModel implements SpcModel {
 export function prepareAtoms(sentences: readonly Sentence[], vocab: Vocabularies): FeatureSentence[] {
   const cache = new AtomCache();
   return sentences.map((s) => {
-    const fs = new FeatureSentence();
-    cache.prepare(s, vocab, fs);
-    // fillHeadPrefixes etc. are filled by prepare; copy so every sentence keeps its own arrays.
-    return fs;
+    // One FeatureSentence per sentence: each keeps its own arrays.
+    return cache.prepare(s, vocab, new FeatureSentence());
   });
 }
 
