@@ -2,7 +2,8 @@
 // Local (B&C filter files) and VineCascade in front of the same final model of order 1, 2 and 3;
 // speed relative to unpruned first order (one interleaved run), pruning efficiency, oracle, UAS-P,
 // and parse time against sentence length with fitted exponents.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { loadCorpus } from "../src/corpus/load.js";
 import type { Sentence } from "../src/corpus/sentence.js";
@@ -17,7 +18,8 @@ import { PruningCascade } from "../src/prune/cascade.js";
 import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
 import type { ArcPruner } from "../src/prune/pruner.js";
 import { topKFor } from "../src/prune/spec.js";
-import { type BenchContext, BenchAbort, type Experiment, fitExponent } from "./lib.js";
+import { type BenchContext, BenchAbort, type Experiment, fitExponent, resultsDir } from "./lib.js";
+import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
 /** One row: a final model behind a cascade, timed over the dev sentences. */
 class Row {
@@ -199,22 +201,35 @@ export const experiment: Experiment = {
       ["order", "pruning", "speed ×", "tok/s", "pruned %", "oracle %", "UAS-P", "fallbacks"],
       table,
     );
-    const exps: Cell[][] = [];
+    // The slides' speed–accuracy plot: one series per order (every row of that order, by speed).
+    const series: PlotSeries[] = [];
     for (const order of [1, 2, 3]) {
       const rs = rows.filter((r) => r.order === order);
       if (rs.length === 0) continue;
-      const np = rs.find((r) => r.name === "NoPrune");
-      const vc = rs.find((r) => r.name === "VineCascade");
-      exps.push([
-        order,
-        np === undefined ? "" : round(np.exponent()),
-        vc === undefined ? "" : round(vc.exponent()),
-      ]);
+      const pts = rs.map((r): [number, number] => [ref.best / r.best, r.uasP]).sort((a, b) => a[0] - b[0]);
+      series.push({ name: `order ${order}`, points: pts });
     }
+    const xs = series.flatMap((x) => x.points.map((p) => p[0]));
+    const ys = series.flatMap((x) => x.points.map((p) => p[1]));
+    const svg = linePlotSvg(
+      {
+        title: "Speed against accuracy on dev (rows of the table above)",
+        xLabel: "speed relative to unpruned first order",
+        yLabel: "UAS without punctuation",
+        x: [0, Math.ceil(Math.max(...xs) * 2) / 2],
+        y: [Math.floor(Math.min(...ys)) - 0.5, Math.ceil(Math.max(...ys)) + 0.5],
+      },
+      series,
+    );
+    const svgPath = join(resultsDir, `cascade-${ctx.date.slice(0, 10)}.svg`);
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(svgPath + ".tmp", svg);
+    renameSync(svgPath + ".tmp", svgPath);
+    ctx.note(`speed–accuracy plot written to ${svgPath}`);
     ctx.table(
-      "Fitted exponent k of parse time ∝ n^k (least squares on log-log over length buckets of 5 with ≥ 3 sentences; best time per sentence)",
-      ["order", "NoPrune", "VineCascade"],
-      exps,
+      "Fitted exponent k of parse time ∝ n^k (least squares on log-log over length buckets of 5 with ≥ 3 sentences; best time per sentence, cascade included)",
+      ["order", "pruning", "k"],
+      rows.map((r) => [r.order, r.name, round(r.exponent())]),
     );
   },
 };

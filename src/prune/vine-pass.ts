@@ -27,7 +27,8 @@ export class VinePass implements ArcPruner {
   /** The part scorer (its `scored` counts the parts of the last `prune`). */
   readonly scorer: VinePartScorer;
   private readonly parser: VineParser;
-  private scratch: ArcMask | null = null;
+  /** Output masks of `vinePruneMask`, one per sentence length seen. */
+  private readonly scratch = new Map<number, ArcMask>();
 
   constructor(
     /** 16-bit weights of short, root and outer parts, with their scale. */
@@ -67,8 +68,12 @@ export class VinePass implements ArcPruner {
   /** Clears from `mask` the arcs whose part's max-marginal falls below `threshold`. */
   applyThreshold(mm: VineMaxMarginals, threshold: number, mask: ArcMask): void {
     const n = mask.n;
-    if (this.scratch === null || this.scratch.n !== n) this.scratch = ArcMask.empty(n);
-    const out = vinePruneMask(mm, threshold, mask, this.scratch);
+    let out = this.scratch.get(n);
+    if (out === undefined) {
+      out = ArcMask.empty(n);
+      this.scratch.set(n, out);
+    }
+    vinePruneMask(mm, threshold, mask, out);
     mask.bits.set(out.bits.subarray(0, (n + 1) * (n + 1)));
   }
 
