@@ -279,3 +279,29 @@ export {
 } from "./prune/rule-learner.js";
 export { ruleProblems, type RulesOptions, type RulesTraining, trainRules } from "./prune/train-rules.js";
 export { type TagColumn, TagMap } from "./prune/tag-map.js";
+export { VINE_KIND, VINE_VERSION, VinePass } from "./prune/vine-pass.js";
+export { OUTER_FEATURES, outerFeatures, VinePartScorer } from "./prune/vine-features.js";
+export {
+  applyArcThreshold,
+  type ArcMaxMarginals,
+  MAX_MARGINAL_KIND,
+  MAX_MARGINAL_VERSION,
+  MaxMarginalPass,
+} from "./prune/max-marginal-pass.js";
+export {
+  ALPHA_GRID,
+  alphaCurve,
+  type AlphaPoint,
+  type CascadePassReport,
+  chooseAlpha,
+  type PassTotals,
+  prepareAtoms,
+  type SpcEpochReport,
+  type SpcOptions,
+  type SpcPass,
+  type SpcPassSpec,
+  trainSpcPass,
+  trainVineCascade,
+  type VineCascadeOptions,
+  type VineCascadeResult,
+} from "./prune/train-spc.js";

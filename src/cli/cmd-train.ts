@@ -11,6 +11,7 @@ import { PruningCascade } from "../prune/cascade.js";
 import { loadCascade } from "../prune/load-pruner.js";
 import type { ArcPruner } from "../prune/pruner.js";
 import { parsePruneSpec } from "../prune/spec.js";
+import { type CascadePassReport, trainVineCascade, type VineCascadeResult } from "../prune/train-spc.js";
 import { checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -33,6 +34,12 @@ as its default cascade (vineparse parse --prune replaces it for a run): filter o
 K best heads by the first-order model, which is trained on the filters' masks). Without --prune, orders
 2/3 use topk:--k and order 1 prunes nothing; --prune none trains exhaustively.
 
+--prune vine trains the vine-pruning cascade of Rush & Petrov (2012) first and stores it in the
+model: a vine pass (band --vine-band, chosen on dev among the values given), then for --order 2 a
+first-order and for --order 3 also a second-order max-marginal pass, each trained as a structured
+prediction cascade on what the passes before it leave, with alpha chosen on --dev so that the pass
+loses at most --cascade-loss of the dev gold arcs; the final model trains on the cascade's masks.
+
 options:
   --train FILE        training treebank (CoNLL-U)
   --dev FILE          development treebank for per-epoch evaluation and model selection
@@ -47,6 +54,13 @@ options:
   --gold-pruned P     orders 2/3, gold arcs the pruner removed: update (still update toward gold,
                       default), skip (skip the sentence) or restore (put the gold arcs back)
   --prune SPEC        pruning cascade: none, or FILTER[,FILTER…][,topk[:K]] (see above)
+  --vine-band B[,B…]  --prune vine: candidate bands of the vine pass (default 3)
+  --cascade-epochs N  --prune vine: epochs of each cascade pass (default 5)
+  --cascade-loss X[,X…]  --prune vine: largest share of dev gold arcs each pass may lose, in pass
+                      order (default 0.002,0.003,0.003)
+  --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
+  --cascade-bits N    --prune vine: log2 of every pass's weight table (default 22; 23 for the
+                      second-order pass)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -84,6 +98,11 @@ export const command: Command = {
       rank: { type: "string" },
       "gold-pruned": { type: "string" },
       prune: { type: "string" },
+      "vine-band": { type: "string" },
+      "cascade-epochs": { type: "string" },
+      "cascade-loss": { type: "string" },
+      "cascade-alpha": { type: "string" },
+      "cascade-bits": { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
       "first-order-bits": { type: "string" },
@@ -112,9 +131,16 @@ export const command: Command = {
     });
     let k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
     let prefix = new PruningCascade();
+    let vine = false;
     if (values.prune !== undefined) {
       const passes: ArcPruner[] = [];
       const items = parsePruneSpec(values.prune);
+      if (items.some((i) => i.type === "vine")) {
+        if (items.length !== 1)
+          throw new UsageError("train: --prune vine cannot be combined with other passes");
+        vine = true;
+        k = 0;
+      }
       if (values.k === undefined || items.some((i) => i.type === "none")) k = 0;
       items.forEach((item, i) => {
         if (item.type === "default")
@@ -174,9 +200,45 @@ export const command: Command = {
     checkParserTrainingData(train, vocab, trainPath);
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
-      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
+      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${vine ? "vine cascade (trained first)" : prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
     );
     const t0 = Date.now();
+    let cascadeResult: VineCascadeResult | null = null;
+    if (vine) {
+      const list = (name: string, v: string | undefined, dflt: string, int: boolean): number[] =>
+        (v ?? dflt)
+          .split(",")
+          .map((x) => numberOption("train", name, x.trim(), 0, int ? { integer: true, min: 1 } : { min: 0 }));
+      if (dev === undefined) log("warning: --prune vine without --dev: alpha is chosen on the training data");
+      cascadeResult = trainVineCascade(train, dev ?? null, vocab, {
+        order: order as 1 | 2 | 3,
+        bands: list("vine-band", values["vine-band"], "3", true),
+        maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),
+        spc: {
+          epochs: numberOption("train", "cascade-epochs", values["cascade-epochs"], 5, {
+            integer: true,
+            min: 1,
+          }),
+          trainAlpha: numberOption("train", "cascade-alpha", values["cascade-alpha"], 0.5, {
+            min: -1,
+            max: 1,
+          }),
+          seed,
+          ...(values["cascade-bits"] === undefined
+            ? {}
+            : {
+                bits: numberOption("train", "cascade-bits", values["cascade-bits"], 22, {
+                  integer: true,
+                  min: 10,
+                  max: 26,
+                }),
+              }),
+        },
+        log,
+      });
+      prefix = cascadeResult.cascade;
+      log(cascadeSummary(cascadeResult.passes));
+    }
     const devText = (r: EpochReport) =>
       r.dev === null ? "" : `  dev UAS ${round(r.dev.uasNoPunct)} LAS ${round(r.dev.lasNoPunct)}`;
     const onFirstOrderEpoch = (r: EpochReport) => {
@@ -196,6 +258,7 @@ export const command: Command = {
         bits,
         dev,
         cascade: prefix,
+        masks: cascadeResult?.trainMasks,
         onEpoch: onFirstOrderEpoch,
       }));
     } else {
@@ -247,3 +310,16 @@ export const command: Command = {
     return 0;
   },
 };
+
+/** One line per cascade pass: α and the gold arcs it lost on train and dev. */
+function cascadeSummary(passes: readonly CascadePassReport[]): string {
+  return passes
+    .map((p) => {
+      const lost = (t: { goldBefore: number; goldAfter: number; gold: number }) =>
+        `${t.goldBefore - t.goldAfter} of ${t.gold} gold arcs lost`;
+      const kept = (t: { keptAfter: number; arcs: number }) =>
+        `${round((100 * t.keptAfter) / t.arcs)}% of arcs kept`;
+      return `cascade pass ${p.name} (alpha ${p.alpha}): train ${lost(p.train)}, ${kept(p.train)}${p.dev === null ? "" : `; dev ${lost(p.dev)}, ${kept(p.dev)}`}`;
+    })
+    .join("\n");
+}

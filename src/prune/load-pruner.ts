@@ -4,12 +4,14 @@ import { unnestModel } from "../model/nest.js";
 import { CASCADE_KIND, CASCADE_VERSION, PruningCascade, passPrefix } from "./cascade.js";
 import { JOINT_KIND, JointFilter } from "./joint-filter.js";
 import { LENVINE_KIND, LenVinePruner } from "./len-vine.js";
+import { MAX_MARGINAL_KIND, MaxMarginalPass } from "./max-marginal-pass.js";
 import { PosRulesPruner, RULES_KIND } from "./pos-rules.js";
 import type { ArcPruner } from "./pruner.js";
 import { QUADRATIC_KIND, QuadraticFilter } from "./quadratic-filter.js";
 import { TAGVINE_KIND, TagVinePruner } from "./tag-vine.js";
 import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 import { TOPK_KIND, TopKPruner } from "./top-k.js";
+import { VINE_KIND, VinePass } from "./vine-pass.js";
 
 /** What a pass may bind to when it is loaded inside a parser model (e.g. the parser's first-order weights). */
 export interface PrunerContext {
@@ -26,6 +28,8 @@ export const PRUNER_KINDS: readonly string[] = [
   LINEAR_KIND,
   QUADRATIC_KIND,
   JOINT_KIND,
+  VINE_KIND,
+  MAX_MARGINAL_KIND,
 ];
 
 /** Builds one pruning pass from its model-file content, by the kind stored in it. */
@@ -45,6 +49,10 @@ export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerConte
       return QuadraticFilter.fromModelData(m, file);
     case JOINT_KIND:
       return JointFilter.fromModelData(m, file);
+    case VINE_KIND:
+      return VinePass.fromModelData(m, file);
+    case MAX_MARGINAL_KIND:
+      return MaxMarginalPass.fromModelData(m, file);
     default:
       throw new VineparseError(
         "model-kind",

@@ -7,15 +7,20 @@ import { TopKPruner } from "./top-k.js";
 
 /** One item of a `--prune` specification. */
 export type PruneSpecItem =
-  { type: "none" } | { type: "default" } | { type: "topk"; k: number } | { type: "file"; path: string };
+  | { type: "none" }
+  | { type: "default" }
+  | { type: "topk"; k: number }
+  | { type: "vine" }
+  | { type: "file"; path: string };
 
 /** Heads per token of a `topk` item without a number. */
 export const DEFAULT_TOP_K = 10;
 
 /**
  * Parses a `--prune` specification: a comma-separated list of `none` (alone: no pruning), `default`
- * (the model's own cascade), `topk[:K]` (each token's K best heads by the parser's first-order model)
- * and filter or cascade files, applied in that order.
+ * (the model's own cascade), `topk[:K]` (each token's K best heads by the parser's first-order model),
+ * `vine` (train only: train a vine-pruning cascade with the model) and filter or cascade files,
+ * applied in that order.
  */
 export function parsePruneSpec(spec: string): PruneSpecItem[] {
   const parts = spec.split(",").map((p) => p.trim());
@@ -24,6 +29,7 @@ export function parsePruneSpec(spec: string): PruneSpecItem[] {
   const items = parts.map((p): PruneSpecItem => {
     if (p === "none") return { type: "none" };
     if (p === "default") return { type: "default" };
+    if (p === "vine") return { type: "vine" };
     const m = /^topk(?::(\d+))?$/.exec(p);
     if (m !== null) {
       const k = m[1] === undefined ? DEFAULT_TOP_K : Number(m[1]);
@@ -55,6 +61,11 @@ export function resolvePruneSpec(spec: string, parser: DependencyParser): Prunin
     if (item.type === "none") return new PruningCascade();
     if (item.type === "default") passes.push(...parser.cascade.passes);
     else if (item.type === "topk") passes.push(topKFor(parser, item.k));
+    else if (item.type === "vine")
+      throw new VineparseError(
+        "usage",
+        "--prune vine: a vine cascade is trained with the model (vineparse train --prune vine); parse with --prune default",
+      );
     else
       passes.push(...loadCascade(item.path, { parserWeights: parser.firstOrderWeights ?? undefined }).passes);
   }

@@ -1,0 +1,235 @@
+// The vine-pruning cascade of Rush & Petrov (2012) on a UD dev set: NoPrune, FirstOnly, LocalShort /
+// Local (B&C filter files) and VineCascade in front of the same final model of order 1, 2 and 3;
+// speed relative to unpruned first order (one interleaved run), pruning efficiency, oracle, UAS-P,
+// and parse time against sentence length with fitted exponents.
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import type { Sentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AttachmentEvaluator } from "../src/eval/attachment.js";
+import { round } from "../src/eval/percent.js";
+import type { Cell } from "../src/eval/table.js";
+import { loadParser } from "../src/parser/load-parser.js";
+import { parsePruned } from "../src/parser/pruned-parse.js";
+import type { DependencyParser } from "../src/parser/types.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
+import type { ArcPruner } from "../src/prune/pruner.js";
+import { topKFor } from "../src/prune/spec.js";
+import { type BenchContext, BenchAbort, type Experiment, fitExponent, resultsDir } from "./lib.js";
+import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
+
+/** One row: a final model behind a cascade, timed over the dev sentences. */
+class Row {
+  readonly per: Float64Array;
+  best = Number.POSITIVE_INFINITY;
+  uasP = 0;
+  fallbacks = 0;
+  arcs = 0;
+  kept = 0;
+  gold = 0;
+  goldKept = 0;
+  constructor(
+    readonly order: number,
+    readonly name: string,
+    readonly parser: DependencyParser,
+    readonly cascade: PruningCascade,
+    readonly sents: Sentence[],
+    readonly vocab: Vocabularies,
+  ) {
+    this.per = new Float64Array(sents.length).fill(Number.POSITIVE_INFINITY);
+  }
+
+  /** Scores the parses and measures the masks (untimed). */
+  evaluate(): void {
+    const ev = new AttachmentEvaluator({ punctUpos: this.vocab.upos.get("PUNCT") });
+    const ids = new Int32Array(this.parser.labels.length);
+    for (let l = 0; l < ids.length; l++) ids[l] = this.vocab.deprel.add(this.parser.labels[l]!);
+    for (const s of this.sents) {
+      const n = s.n;
+      this.arcs += n * n;
+      this.gold += n;
+      const mask = this.cascade.maskFor(s, this.vocab);
+      if (mask === null) {
+        this.kept += n * n;
+        this.goldKept += n;
+      } else {
+        this.kept += mask.count();
+        for (let m = 1; m <= n; m++) this.goldKept += mask.bits[s.head[m]! * mask.size + m]!;
+      }
+      const r = parsePruned(this.parser, s, this.vocab, this.cascade);
+      if (r.fallback) this.fallbacks++;
+      const rel = new Int32Array(n + 1);
+      for (let m = 1; m <= n; m++) rel[m] = ids[r.labels[m]!]!;
+      ev.addSentence(s, r.heads, rel);
+    }
+    this.uasP = ev.scores().uasNoPunct;
+  }
+
+  /** One timed pass over the sentences (cascade + parse), keeping the best total and per-sentence times. */
+  pass(): void {
+    let total = 0;
+    for (let i = 0; i < this.sents.length; i++) {
+      const t0 = process.hrtime.bigint();
+      parsePruned(this.parser, this.sents[i]!, this.vocab, this.cascade);
+      const dt = Number(process.hrtime.bigint() - t0) / 1e9;
+      total += dt;
+      if (dt < this.per[i]!) this.per[i] = dt;
+    }
+    if (total < this.best) this.best = total;
+  }
+
+  /** Exponent k of time ∝ n^k: least squares on log-log over length buckets of 5 with ≥ 3 sentences. */
+  exponent(): number {
+    const sum = new Map<number, { t: number; n: number; c: number }>();
+    this.sents.forEach((s, i) => {
+      const b = Math.floor((s.n - 1) / 5);
+      const e = sum.get(b) ?? { t: 0, n: 0, c: 0 };
+      e.t += this.per[i]!;
+      e.n += s.n;
+      e.c++;
+      sum.set(b, e);
+    });
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (const e of sum.values())
+      if (e.c >= 3) {
+        xs.push(e.n / e.c);
+        ys.push(e.t / e.c);
+      }
+    return fitExponent(xs, ys);
+  }
+}
+
+/**
+ * `npm run bench -- cascade --model1 M1 --model2 M2 --model3 M3 [--dev F] [--reps 3] [--k 10]
+ * [--local-short FILE] [--local FILE]`: models trained with `vineparse train --order N --prune vine`
+ * (or `--prune CASCADE_FILE`); every row runs the same final model of its order.
+ */
+export const experiment: Experiment = {
+  summary: "vine-pruning cascade (Rush & Petrov 2012): speed, pruning, oracle, UAS-P, exponents per order",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("cascade", args, {
+      model1: { type: "string" },
+      model2: { type: "string" },
+      model3: { type: "string" },
+      dev: { type: "string" },
+      reps: { type: "string" },
+      k: { type: "string" },
+      "local-short": { type: "string" },
+      local: { type: "string" },
+      limit: { type: "string" },
+      alphas: { type: "string" },
+    });
+    // Extra VineCascade rows with the passes' α replaced: "a1,a2,a3;b1,b2,b3" (one value per pass).
+    const alphaSets = (values.alphas ?? "")
+      .split(";")
+      .filter((x) => x.trim() !== "")
+      .map((set) =>
+        set.split(",").map((a) => numberOption("cascade", "alphas", a.trim(), 0, { min: -1, max: 1 })),
+      );
+    const reps = numberOption("cascade", "reps", values.reps, 3, { integer: true, min: 1 });
+    const k = numberOption("cascade", "k", values.k, 10, { integer: true, min: 1 });
+    const limit = numberOption("cascade", "limit", values.limit, 0, { integer: true, min: 0 });
+    const devPath =
+      values.dev ??
+      (existsSync("/work/cache/en_ewt/dev.tagged.conllu")
+        ? "/work/cache/en_ewt/dev.tagged.conllu"
+        : ctx.treebank("en_ewt", "dev"));
+    const models = [values.model1, values.model2, values.model3];
+    if (models[0] === undefined)
+      throw new BenchAbort("cascade: --model1 is required (the unpruned first order is the speed reference)");
+    const vocab = new Vocabularies();
+    let sents = loadCorpus(devPath, vocab).sentences;
+    if (limit > 0) sents = sents.slice(0, limit);
+    const tokens = sents.reduce((a, s) => a + s.n, 0);
+    ctx.note(`dev: ${devPath}, ${sents.length} sentences, ${tokens} tokens; reps ${reps} (interleaved)`);
+    const filters: [string, string | undefined][] = [
+      ["LocalShort", values["local-short"]],
+      ["Local", values.local],
+    ];
+    const rows: Row[] = [];
+    models.forEach((path, i) => {
+      if (path === undefined) return;
+      const order = i + 1;
+      const parser = loadParser(path);
+      ctx.note(`order ${order}: ${path}, cascade ${parser.cascade.name}`);
+      rows.push(new Row(order, "NoPrune", parser, new PruningCascade(), sents, vocab));
+      for (const [name, file] of filters)
+        if (file !== undefined) rows.push(new Row(order, name, parser, loadCascade(file), sents, vocab));
+      if (parser.firstOrderWeights !== null)
+        rows.push(
+          new Row(
+            order,
+            `FirstOnly (top-${k})`,
+            parser,
+            new PruningCascade([topKFor(parser, k)]),
+            sents,
+            vocab,
+          ),
+        );
+      if (!parser.cascade.empty) {
+        rows.push(new Row(order, "VineCascade", parser, parser.cascade, sents, vocab));
+        for (const set of alphaSets) {
+          const passes = parser.cascade.passes.map((p, j) => {
+            const copy = prunerFromModelData(p.toModelData(), path) as ArcPruner & { alpha?: number };
+            if (j < set.length && typeof copy.alpha === "number") copy.alpha = set[j]!;
+            return copy;
+          });
+          const name = `VineCascade α ${set.slice(0, passes.length).join("/")}`;
+          rows.push(new Row(order, name, parser, new PruningCascade(passes), sents, vocab));
+        }
+      }
+    });
+    for (const r of rows) r.evaluate();
+    for (let rep = 0; rep < reps; rep++) for (const r of rows) r.pass();
+    const ref = rows[0]!;
+    const table: Cell[][] = rows.map((r) => [
+      r.order,
+      r.name,
+      round(ref.best / r.best),
+      Math.round(tokens / r.best),
+      round(100 * (1 - r.kept / r.arcs)),
+      round((100 * r.goldKept) / r.gold),
+      round(r.uasP),
+      r.fallbacks,
+    ]);
+    ctx.table(
+      `Speed relative to unpruned first order (best of ${reps} interleaved passes, cascade time included), pruning efficiency (share of arcs pruned), oracle (share of gold arcs kept) and UAS-P on ${sents.length} dev sentences`,
+      ["order", "pruning", "speed ×", "tok/s", "pruned %", "oracle %", "UAS-P", "fallbacks"],
+      table,
+    );
+    // The slides' speed–accuracy plot: one series per order (every row of that order, by speed).
+    const series: PlotSeries[] = [];
+    for (const order of [1, 2, 3]) {
+      const rs = rows.filter((r) => r.order === order);
+      if (rs.length === 0) continue;
+      const pts = rs.map((r): [number, number] => [ref.best / r.best, r.uasP]).sort((a, b) => a[0] - b[0]);
+      series.push({ name: `order ${order}`, points: pts });
+    }
+    const xs = series.flatMap((x) => x.points.map((p) => p[0]));
+    const ys = series.flatMap((x) => x.points.map((p) => p[1]));
+    const svg = linePlotSvg(
+      {
+        title: "Speed against accuracy on dev (rows of the table above)",
+        xLabel: "speed relative to unpruned first order",
+        yLabel: "UAS without punctuation",
+        x: [0, Math.ceil(Math.max(...xs) * 2) / 2],
+        y: [Math.floor(Math.min(...ys)) - 0.5, Math.ceil(Math.max(...ys)) + 0.5],
+      },
+      series,
+    );
+    const svgPath = join(resultsDir, `cascade-${ctx.date.slice(0, 10)}.svg`);
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(svgPath + ".tmp", svg);
+    renameSync(svgPath + ".tmp", svgPath);
+    ctx.note(`speed–accuracy plot written to ${svgPath}`);
+    ctx.table(
+      "Fitted exponent k of parse time ∝ n^k (least squares on log-log over length buckets of 5 with ≥ 3 sentences; best time per sentence, cascade included)",
+      ["order", "pruning", "k"],
+      rows.map((r) => [r.order, r.name, round(r.exponent())]),
+    );
+  },
+};

@@ -1,0 +1,187 @@
+import { EisnerMaxMarginals } from "../decode/eisner-max-marginals.js";
+import { alphaThreshold } from "../decode/max-marginal-pruning.js";
+import { SiblingMaxMarginals } from "../decode/sibling-max-marginals.js";
+import { VineparseError } from "../errors.js";
+import type { FeatureSentence } from "../features/feature-sentence.js";
+import type { ArcMask } from "../mask/arc-mask.js";
+import { int16Weights, type ModelData, type QuantizedWeights } from "../model/model-file.js";
+import { ArcScorer } from "../parser/arc-scorer.js";
+import { HigherOrderScorer } from "../parser/higher-order-scorer.js";
+import { passWeightsFromModel, passWeightsToModel } from "./pass-weights.js";
+import type { ArcPruner, PruneInput } from "./pruner.js";
+
+/** Model-file kind of a first- or second-order max-marginal pass. */
+export const MAX_MARGINAL_KIND = "maxmarginal";
+/** Version of the max-marginal pass layout. */
+export const MAX_MARGINAL_VERSION = 1;
+
+const NEG = Number.NEGATIVE_INFINITY;
+
+/** Max-marginals of one sentence's allowed arcs, as a max-marginal pass computes them. */
+export interface ArcMaxMarginals {
+  /** Number of tokens. */
+  n: number;
+  /** marginals[h · (n + 1) + m]; -Infinity for pruned arcs or arcs in no tree (a reused buffer). */
+  marginals: Float64Array;
+  /** Best tree score; -Infinity when the mask admits no projective tree. */
+  best: number;
+  /** Mean of the finite max-marginals (= best when there are none). */
+  mean: number;
+  /** Number of finite max-marginals. */
+  arcs: number;
+}
+
+/**
+ * A max-marginal pass of the vine-pruning cascade (Rush & Petrov 2012): a first-order (arc) or
+ * second-order (arc + sibling) projective model with its own weights scores only the arcs and parts the
+ * incoming mask allows, computes every arc's max-marginal (best tree containing it) by inside–outside
+ * over the sparse chart, and keeps an arc iff its max-marginal ≥ t_α = α·best + (1 − α)·mean. The best
+ * tree always survives; a mask admitting no projective tree is left unchanged.
+ */
+export class MaxMarginalPass implements ArcPruner {
+  /** Always "maxmarginal". */
+  readonly kind = MAX_MARGINAL_KIND;
+  private readonly arcScorer: ArcScorer | null;
+  private readonly sibScorer: HigherOrderScorer | null;
+  private readonly first: EisnerMaxMarginals | null;
+  private readonly second: SiblingMaxMarginals | null;
+  private buf = new Float64Array(0);
+  /** Arcs and parts scored by the last `prune`. */
+  scored = 0;
+
+  constructor(
+    /** 1 (arc-factored) or 2 (sibling parts). */
+    readonly order: 1 | 2,
+    /** 16-bit weights and their scale (first-order features; sibling features too for order 2). */
+    readonly weights: QuantizedWeights,
+    /** α of the threshold, in [−1, 1] (Rush & Petrov: [0, 1]; below 0 the threshold lies under the mean): larger prunes more. */
+    public alpha: number,
+  ) {
+    if (order === 1) {
+      this.arcScorer = new ArcScorer(weights.weights, weights.scale);
+      this.first = new EisnerMaxMarginals();
+      this.sibScorer = null;
+      this.second = null;
+    } else {
+      this.sibScorer = new HigherOrderScorer(weights.weights, weights.scale);
+      this.second = new SiblingMaxMarginals();
+      this.arcScorer = null;
+      this.first = null;
+    }
+  }
+
+  /** A pass over float weights (quantized to 16 bits here). */
+  static fromFloats(order: 1 | 2, w: Float32Array, alpha: number): MaxMarginalPass {
+    return new MaxMarginalPass(order, int16Weights(w), alpha);
+  }
+
+  /** Keeps the arcs whose max-marginal reaches t_α, in place. */
+  prune(input: PruneInput, mask: ArcMask): void {
+    this.pruneAtoms(input.atoms, mask);
+  }
+
+  /** Same as `prune`, given the sentence's feature atoms. */
+  pruneAtoms(x: FeatureSentence, mask: ArcMask): void {
+    if (x.n <= 1) return;
+    const mm = this.maxMarginals(x, mask);
+    if (!(mm.best > NEG)) return;
+    applyArcThreshold(mm, alphaThreshold(mm.best, mm.mean, this.alpha), mask);
+  }
+
+  /** Max-marginals of every arc of `x` that `mask` allows (a reused buffer). */
+  maxMarginals(x: FeatureSentence, mask: ArcMask): ArcMaxMarginals {
+    const n = x.n;
+    const cells = (n + 1) * (n + 1);
+    if (this.buf.length < cells) this.buf = new Float64Array(Math.max(cells, this.buf.length * 2));
+    if (this.first !== null) {
+      const scores = this.arcScorer!.scoreAll(x, mask);
+      const r = this.first.compute(n, scores, mask, this.buf);
+      this.scored = this.arcScorer!.scored;
+      let arcs = 0;
+      let sum = 0;
+      for (let i = 0; i < cells; i++) {
+        const v = r.marginals[i]!;
+        if (v > NEG) {
+          arcs++;
+          sum += v;
+        }
+      }
+      return { n, marginals: r.marginals, best: r.best, arcs, mean: arcs > 0 ? sum / arcs : r.best };
+    }
+    const sc = this.sibScorer!;
+    sc.prepare(x, mask);
+    const r = this.second!.compute(mask, sc, this.buf);
+    this.scored = sc.arcsScored + r.partsScored;
+    return {
+      n,
+      marginals: r.marginals,
+      best: r.best,
+      arcs: r.arcs,
+      mean: r.arcs > 0 ? r.sum / r.arcs : r.best,
+    };
+  }
+
+  /** The pass as model-file content (kind "maxmarginal", version, order, α, weights). */
+  toModelData(): ModelData {
+    const w = passWeightsToModel(this.weights);
+    return {
+      kind: MAX_MARGINAL_KIND,
+      meta: { version: MAX_MARGINAL_VERSION, order: this.order, alpha: this.alpha, ...w.meta },
+      arrays: w.arrays,
+    };
+  }
+
+  /** One line: order, α and the model size. */
+  describe(): string {
+    let nz = 0;
+    for (const v of this.weights.weights) if (v !== 0) nz++;
+    const what = this.order === 1 ? "first-order" : "second-order (sibling)";
+    return `${what} max-marginal pass, threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
+  }
+
+  /** Loads a pass written by `toModelData`; one-line errors for bad files. */
+  static fromModelData(m: ModelData, file: string): MaxMarginalPass {
+    const meta = m.meta as {
+      version?: unknown;
+      order?: unknown;
+      alpha?: unknown;
+      size?: unknown;
+      scale?: unknown;
+    };
+    if (meta.version !== MAX_MARGINAL_VERSION)
+      throw new VineparseError(
+        "model-version",
+        `max-marginal pass version ${String(meta.version)} is not supported`,
+        file,
+      );
+    if (meta.order !== 1 && meta.order !== 2)
+      throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has a bad order", file);
+    const alpha = meta.alpha;
+    if (typeof alpha !== "number" || !(alpha >= -1 && alpha <= 1))
+      throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has a bad alpha", file);
+    return new MaxMarginalPass(
+      meta.order,
+      passWeightsFromModel(meta, m.arrays, file, "max-marginal pass"),
+      alpha,
+    );
+  }
+}
+
+/**
+ * Clears from `mask` every arc whose max-marginal falls below `threshold` (arcs within a relative 1e-9
+ * of it are kept, so rounding in inside + outside never drops an arc of the best tree).
+ */
+export function applyArcThreshold(mm: ArcMaxMarginals, threshold: number, mask: ArcMask): void {
+  const n = mm.n;
+  const size = n + 1;
+  const t = threshold - 1e-9 * (1 + Math.abs(threshold));
+  const bits = mask.bits;
+  const marg = mm.marginals;
+  for (let h = 0; h <= n; h++) {
+    const row = h * size;
+    for (let m = 1; m <= n; m++) {
+      const a = row + m;
+      if (bits[a] === 1 && !(marg[a]! >= t)) bits[a] = 0;
+    }
+  }
+}

@@ -1,0 +1,339 @@
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { parseConllu } from "../src/conllu/read.js";
+import { toSentence } from "../src/corpus/sentence.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { enumerateTrees, treeScore } from "../src/decode/brute-force.js";
+import { EisnerDecoder } from "../src/decode/eisner.js";
+import { alphaThreshold } from "../src/decode/max-marginal-pruning.js";
+import { SecondOrderDecoder } from "../src/decode/second-order.js";
+import { VINE_LEFT, VINE_RIGHT } from "../src/decode/vine-structure.js";
+import { VineparseError } from "../src/errors.js";
+import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
+import { ArcMask } from "../src/mask/arc-mask.js";
+import { decodeModel, encodeModel, type ModelData } from "../src/model/model-file.js";
+import { ArcScorer } from "../src/parser/arc-scorer.js";
+import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
+import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
+import { loadParser } from "../src/parser/load-parser.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { prunerFromModelData, PRUNER_KINDS } from "../src/prune/load-pruner.js";
+import { MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
+import { parsePruneSpec } from "../src/prune/spec.js";
+import { alphaCurve, chooseAlpha, prepareAtoms, trainVineCascade } from "../src/prune/train-spc.js";
+import { VinePass } from "../src/prune/vine-pass.js";
+import { Rng } from "../src/util/rng.js";
+import { checkRoundTrip } from "./filter-round-trip.js";
+import { repoRoot } from "./helpers.js";
+import { checkOnlyRemoves } from "./prune-helpers.js";
+import { toyTreebank } from "./toy-treebank.js";
+
+const vocab = new Vocabularies();
+const train = [...parseConllu(toyTreebank(150, 11))].map((r) => toSentence(r, vocab));
+const dev = [...parseConllu(toyTreebank(50, 12))].map((r) => toSentence(r, vocab));
+const BITS = 14;
+
+/** Random weights (length 2^bits), so every pass prunes something at every α. */
+function randomWeights(seed: number, bits = BITS): Float32Array {
+  const rng = new Rng(seed);
+  const w = new Float32Array(1 << bits);
+  for (let i = 0; i < w.length; i++) w[i] = rng.next() * 2 - 1;
+  return w;
+}
+
+const atoms = new AtomCache();
+function prepared(i: number, fs = new FeatureSentence()): FeatureSentence {
+  return atoms.prepare(train[i]!, vocab, fs);
+}
+
+/** A random sub-mask of the full mask that keeps each arc with probability p. */
+function randomMask(rng: Rng, n: number, p: number): ArcMask {
+  const m = ArcMask.full(n);
+  for (let i = 0; i < m.bits.length; i++) if (m.bits[i] === 1 && rng.next() > p) m.bits[i] = 0;
+  return m;
+}
+
+test("vine and max-marginal passes are registered kinds and only remove arcs", () => {
+  assert.ok(PRUNER_KINDS.includes("vine"));
+  assert.ok(PRUNER_KINDS.includes("maxmarginal"));
+  for (const alpha of [0, 0.5, 0.9]) {
+    const passes = [
+      VinePass.fromFloats(randomWeights(1), 2, alpha),
+      VinePass.fromFloats(randomWeights(2), 4, alpha),
+      MaxMarginalPass.fromFloats(1, randomWeights(3), alpha),
+      MaxMarginalPass.fromFloats(2, randomWeights(4), alpha),
+    ];
+    for (const p of passes) {
+      const share = checkOnlyRemoves(p, train.slice(0, 40), vocab);
+      if (alpha > 0) assert.ok(share > 0, `${p.kind} at α ${alpha} removes something`);
+    }
+  }
+});
+
+test("first-order pass: keeps exactly the arcs whose brute-force max-marginal reaches t_α; the best tree survives", () => {
+  const rng = new Rng(5);
+  const w = randomWeights(6);
+  const pass = MaxMarginalPass.fromFloats(1, w, 0.6);
+  const scorer = new ArcScorer(pass.weights.weights, pass.weights.scale);
+  const decoder = new EisnerDecoder();
+  let checked = 0;
+  for (let i = 0; i < train.length && checked < 25; i++) {
+    const x = prepared(i);
+    const n = x.n;
+    if (n < 2 || n > 7) continue;
+    const input = checked % 2 === 0 ? ArcMask.full(n) : randomMask(rng, n, 0.7);
+    const scores = scorer.scoreAll(x, input).slice();
+    const size = n + 1;
+    // Brute force: best projective single-rooted tree through each allowed arc.
+    const mm = new Float64Array(size * size).fill(-Infinity);
+    let best = -Infinity;
+    for (const t of enumerateTrees(n, { projective: true, singleRoot: true })) {
+      let ok = true;
+      for (let m = 1; m <= n && ok; m++) ok = input.allows(t[m]!, m);
+      if (!ok) continue;
+      const s = treeScore(t, scores, n);
+      best = Math.max(best, s);
+      for (let m = 1; m <= n; m++) mm[t[m]! * size + m] = Math.max(mm[t[m]! * size + m]!, s);
+    }
+    const out = input.clone();
+    pass.pruneAtoms(x, out);
+    if (!(best > -Infinity)) {
+      assert.deepEqual(out.bits, input.bits, "no tree: nothing pruned");
+      continue;
+    }
+    let sum = 0;
+    let cnt = 0;
+    for (const v of mm)
+      if (v > -Infinity) {
+        sum += v;
+        cnt++;
+      }
+    const t = alphaThreshold(best, sum / cnt, 0.6);
+    for (let h = 0; h <= n; h++)
+      for (let m = 1; m <= n; m++) {
+        if (h === m) continue;
+        const v = mm[h * size + m]!;
+        const expect = v > -Infinity && Math.abs(v - t) > 1e-6 ? v >= t : out.allows(h, m);
+        assert.equal(out.allows(h, m), expect, `arc ${h}→${m}`);
+      }
+    const tree = decoder.decode(n, scores, input).heads;
+    for (let m = 1; m <= n; m++) assert.ok(out.allows(tree[m]!, m), "best tree survives");
+    checked++;
+  }
+  assert.ok(checked >= 10);
+});
+
+test("second-order pass: the best second-order tree survives every α", () => {
+  const rng = new Rng(7);
+  const pass = MaxMarginalPass.fromFloats(2, randomWeights(8), 0);
+  const scorer = new HigherOrderScorer(pass.weights.weights, pass.weights.scale);
+  const decoder = new SecondOrderDecoder();
+  for (const alpha of [0, 0.7, 1]) {
+    pass.alpha = alpha;
+    for (let i = 0; i < 30; i++) {
+      const x = prepared(i);
+      if (x.n < 2) continue;
+      const input = i % 2 === 0 ? ArcMask.full(x.n) : randomMask(rng, x.n, 0.8);
+      scorer.prepare(x, input);
+      const r = decoder.decode(input, scorer);
+      const out = input.clone();
+      pass.pruneAtoms(x, out);
+      if (r.fallback) continue;
+      for (let m = 1; m <= x.n; m++) assert.ok(out.allows(r.heads[m]!, m), `α ${alpha}: best tree survives`);
+      if (alpha === 1) {
+        // α = 1: only arcs of maximal trees survive.
+        for (let m = 1; m <= x.n; m++) assert.ok(out.headCount(m) >= 1);
+      }
+    }
+  }
+});
+
+test("vine pass: the best vine structure survives; pruned outer arcs remove their long arcs", () => {
+  const rng = new Rng(9);
+  const b = 2;
+  const pass = VinePass.fromFloats(randomWeights(10), b, 0.8);
+  for (let i = 0; i < 60; i++) {
+    const x = prepared(i);
+    const n = x.n;
+    if (n < 2) continue;
+    const input = i % 2 === 0 ? ArcMask.full(n) : randomMask(rng, n, 0.8);
+    const mm = pass.maxMarginals(x, input);
+    const heads = mm.heads.slice();
+    const outerMm = mm.outer.slice();
+    const best = mm.best;
+    const t = alphaThreshold(mm.best, mm.mean, pass.alpha);
+    const out = input.clone();
+    pass.pruneAtoms(x, out);
+    if (!(best > -Infinity)) {
+      assert.deepEqual(out.bits, input.bits);
+      continue;
+    }
+    for (let m = 1; m <= n; m++) {
+      const h = heads[m]!;
+      if (h >= 0) assert.ok(out.allows(h, m), "best structure's arc kept");
+      if (h === VINE_LEFT) {
+        let any = false;
+        for (let g = 1; g < m - b; g++) any ||= out.allows(g, m);
+        assert.ok(any, "best structure's left outer arc keeps a long arc");
+      }
+      if (h === VINE_RIGHT) {
+        let any = false;
+        for (let g = m + b + 1; g <= n; g++) any ||= out.allows(g, m);
+        assert.ok(any, "best structure's right outer arc keeps a long arc");
+      }
+      if (h !== VINE_LEFT && !(outerMm[2 * m]! >= t))
+        for (let g = 1; g < m - b; g++)
+          assert.ok(!out.allows(g, m), "pruned left outer arc removes its long arcs");
+      if (h !== VINE_RIGHT && !(outerMm[2 * m + 1]! >= t))
+        for (let g = m + b + 1; g <= n; g++)
+          assert.ok(!out.allows(g, m), "pruned right outer arc removes its long arcs");
+    }
+  }
+});
+
+test("vine and max-marginal passes: model round trip and one-line errors for bad files", () => {
+  const passes = [
+    VinePass.fromFloats(randomWeights(11), 3, 0.4),
+    MaxMarginalPass.fromFloats(2, randomWeights(12), 0.3),
+  ];
+  for (const p of passes) {
+    const back = checkRoundTrip(p, train.slice(0, 30), vocab);
+    assert.equal(back.describe(), p.describe());
+    const m = decodeModel(encodeModel(p.toModelData()));
+    const bad = (meta: Record<string, unknown>, arrays = m.arrays): ModelData => ({
+      kind: m.kind,
+      meta: { ...m.meta, ...meta },
+      arrays,
+    });
+    for (const [data, code] of [
+      [bad({ version: 99 }), "model-version"],
+      [bad({ alpha: 7 }), "model-corrupt"],
+      [bad({ size: 1000 }), "model-corrupt"],
+      [bad({}, {}), "model-corrupt"],
+      [bad({ band: 0, order: 5 }), "model-corrupt"],
+    ] as const) {
+      assert.throws(
+        () => prunerFromModelData(data, "f.vpm"),
+        (e: unknown) => e instanceof VineparseError && e.code === code && !e.message.includes("\n"),
+      );
+    }
+  }
+});
+
+test("structured prediction cascade: a tiny order-3 cascade trained on a toy treebank", () => {
+  const logs: string[] = [];
+  const r = trainVineCascade(train, dev, vocab, {
+    order: 3,
+    bands: [2, 3],
+    maxLoss: [0.005, 0.01, 0.01],
+    spc: { epochs: 4, bits: BITS },
+    log: (l) => logs.push(l),
+  });
+  assert.deepEqual(
+    r.cascade.passes.map((p) => p.kind),
+    ["vine", "maxmarginal", "maxmarginal"],
+  );
+  assert.equal(r.passes.length, 3);
+  for (const p of r.passes) {
+    assert.ok(p.dev !== null);
+    // Each pass only removes, and keeps within its dev loss target.
+    assert.ok(p.dev.keptAfter <= p.dev.keptBefore && p.train.keptAfter <= p.train.keptBefore);
+    assert.ok(p.dev.goldBefore - p.dev.goldAfter <= 0.01 * p.dev.goldBefore + 1e-9, p.name);
+  }
+  const last = r.passes[2]!;
+  assert.ok(last.dev!.keptAfter < 0.6 * last.dev!.arcs, "the cascade prunes at least 40% of dev arcs");
+  assert.ok(last.train.goldAfter >= 0.97 * last.train.gold, "keeps ≥ 97% of the gold training arcs");
+  // Training loss falls over the epochs.
+  const losses = logs
+    .filter((l) => l.includes("mean loss"))
+    .map((l) => Number(/mean loss ([\d.]+)/.exec(l)![1]));
+  assert.ok(losses[3]! < losses[0]!, "vine loss falls");
+  // The returned masks are what the cascade leaves.
+  const c = new PruningCascade(r.cascade.passes);
+  for (let i = 0; i < 20; i++) assert.deepEqual(c.prune(train[i]!, vocab).bits, r.trainMasks[i]!.bits);
+  // α is the largest grid value within the loss target on dev.
+  const vine = r.cascade.passes[0] as VinePass;
+  const curve = alphaCurve(
+    vine,
+    dev,
+    prepareAtoms(dev, vocab),
+    dev.map((s) => ArcMask.full(s.n)),
+  );
+  assert.equal(chooseAlpha(curve, 0.005).alpha, vine.alpha);
+});
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
+    encoding: "utf8",
+  });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+test("CLI: train --order 2 --prune vine stores the cascade in the model; parse runs it or --prune none", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vp-vine-cli-"));
+  try {
+    const trainPath = join(dir, "train.conllu");
+    const devPath = join(dir, "dev.conllu");
+    writeFileSync(trainPath, toyTreebank(120, 1));
+    writeFileSync(devPath, toyTreebank(40, 2));
+    const model = join(dir, "o2.vpm");
+    const t = cli([
+      "train",
+      "--train",
+      trainPath,
+      "--dev",
+      devPath,
+      "--order",
+      "2",
+      "--prune",
+      "vine",
+      "--epochs",
+      "2",
+      "--cascade-epochs",
+      "2",
+      "--cascade-bits",
+      "14",
+      "--bits",
+      "16",
+      "--out",
+      model,
+    ]);
+    assert.equal(t.status, 0, t.stderr);
+    assert.match(t.stderr, /cascade pass vine b=3 \(alpha [-\d.]+\): train \d+ of \d+ gold arcs lost/);
+    const parser = loadParser(model) as HigherOrderParser;
+    assert.equal(parser.cascade.name, "vine+maxmarginal");
+    for (const prune of ["default", "none"]) {
+      const out = join(dir, `${prune}.conllu`);
+      const p = cli([
+        "parse",
+        "--model",
+        model,
+        "--input",
+        devPath,
+        "--output",
+        out,
+        "--prune",
+        prune,
+        "--json",
+      ]);
+      assert.equal(p.status, 0, p.stderr);
+      assert.equal(JSON.parse(p.stderr.trim()).prune, prune === "none" ? "none" : "vine+maxmarginal");
+      const e = cli(["eval", "--gold", devPath, "--system", out, "--json"]);
+      assert.equal(e.status, 0, e.stderr);
+      // Trained on the cascade's masks, the model is only accurate under them (arcs the cascade always
+      // pruned were never penalised): unpruned parsing must work, not be accurate.
+      if (prune === "default") assert.ok(JSON.parse(e.stdout).uasNoPunct >= 90, `${prune}: ${e.stdout}`);
+      assert.ok(readFileSync(out, "utf8").length > 0);
+    }
+    const bad = cli(["parse", "--model", model, "--input", devPath, "--prune", "vine"]);
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /--prune vine/);
+    assert.deepEqual(parsePruneSpec("vine"), [{ type: "vine" }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
