@@ -25,6 +25,7 @@ export const jointKind: FilterKind = {
     alternations: { type: "string" },
     sample: { type: "string" },
     eps: { type: "string" },
+    "max-iter": { type: "string" },
     "cross-root": { type: "string" },
   },
   usage: `  joint: --init FILE (independently trained linear filter, or a cascade ending in one, whose
@@ -34,7 +35,8 @@ export const jointKind: FilterKind = {
           --vine yes|no  --none yes|no (the Vine event / a learned None threshold; default yes)
           --alternations N (latent SVM alternations, best on dev kept; default 4)
           --sample S (share of the arcs to filter used for training, default 1)
-          --eps E (solver tolerance, default 0.1)  --tags upos|xpos|auto  --bits B (without --init)
+          --eps E (solver tolerance, default 0.1)  --max-iter N (solver passes per alternation, default 200)
+          --tags upos|xpos|auto  --bits B (without --init)
           --cross-root yes|no (Root events also filter arcs crossing the root; default yes)`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
@@ -96,6 +98,7 @@ export const jointKind: FilterKind = {
       prefix: ctx.prefix,
       sample: numberOption("filter", "sample", v.sample, 1, { min: 1e-6, max: 1 }),
       eps: numberOption("filter", "eps", v.eps, 0.1, { min: 1e-9 }),
+      maxIter: numberOption("filter", "max-iter", v["max-iter"], 200, { integer: true, min: 1 }),
       log: ctx.log,
     });
     ctx.log(
