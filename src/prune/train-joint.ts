@@ -53,6 +53,12 @@ export interface JointTrainOptions {
   /** Solver tolerance and pass limit (defaults 0.1 and 200). */
   eps?: number;
   maxIter?: number;
+  /**
+   * Whether the Vine event (weights 0 before any training) competes in the first assignment (default
+   * false: a zero Vine score beats every init event scored below its threshold, so most arcs would
+   * start on the untrained Vine event; it competes from the second alternation on).
+   */
+  firstVine?: boolean;
   /** Shift of the init scores of decisions the init filter has switched off (default 10). */
   offShift?: number;
   /** Progress output. */
@@ -423,7 +429,14 @@ export function trainJointFilter(
 
   // Dev masks once.
   const devMasks = cascadeMasks(prefix, dev, vocab);
-  const scorer = new JointEventScorer(S, crossRoot, withVine ? new Float64Array(A) : null, null, true);
+  const firstVine = opts.firstVine ?? false;
+  const scorer = new JointEventScorer(
+    S,
+    crossRoot,
+    withVine && firstVine ? new Float64Array(A) : null,
+    null,
+    true,
+  );
   let scores = initScores;
   let w: Float64Array | null = null;
   let alpha: Float64Array | null = null;

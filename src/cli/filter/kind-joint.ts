@@ -26,6 +26,7 @@ export const jointKind: FilterKind = {
     sample: { type: "string" },
     eps: { type: "string" },
     "max-iter": { type: "string" },
+    "first-vine": { type: "string" },
     "cross-root": { type: "string" },
   },
   usage: `  joint: --init FILE (independently trained linear filter, or a cascade ending in one, whose
@@ -36,6 +37,7 @@ export const jointKind: FilterKind = {
           --alternations N (latent SVM alternations, best on dev kept; default 6)
           --sample S (share of the arcs to filter used for training, default 1)
           --eps E (solver tolerance, default 0.1)  --max-iter N (solver passes per alternation, default 200)
+          --first-vine yes|no (the untrained Vine event competes in the first assignment; default no)
           --tags upos|xpos|auto  --bits B (without --init)
           --cross-root yes|no (Root events also filter arcs crossing the root; default yes)`,
   train(ctx) {
@@ -87,6 +89,8 @@ export const jointKind: FilterKind = {
       c1,
       c0,
       vine: yesNo("vine", v.vine),
+      firstVine:
+        choiceOption("filter", "first-vine", v["first-vine"], ["yes", "no"] as const, "no") === "yes",
       none: yesNo("none", v.none),
       alternations: numberOption("filter", "alternations", v.alternations, 6, {
         integer: true,
