@@ -230,3 +230,107 @@ test("difference SVM: a warm start (earlier dual variables, some examples change
   const ow = differencePrimalObjective(p, warm.w);
   assert.ok(Math.abs(oc - ow) < 1e-5 * Math.max(1, oc), `${oc} vs ${ow}`);
 });
+
+for (const fused of [true, false])
+  test(`difference SVM: the grouped order (plus-side dots cached per row${fused ? ", interleaved placements fused" : ", separate blocks"}) reaches the materialised optimum, cold and warm`, () => {
+    const rng = new Rng(21);
+    // 25 rows over 12 features; plus side: 3 interleaved placements (stride 3, weights 0..35), minus
+    // side: a block of its own (36..47). Few plus rows, so groups have many members (latent-SVM shape).
+    const F = 12;
+    const list: [number, number][][] = [];
+    for (let r = 0; r < 25; r++) {
+      const row: [number, number][] = [];
+      for (let f = 0; f < F; f++) if (rng.next() < 0.4) row.push([f, rng.int(3) + 1]);
+      if (row.length === 0) row.push([rng.int(F), 1]);
+      list.push(row);
+    }
+    const x = rowsOf(list);
+    const placements = fused
+      ? [
+          { offset: 0, stride: 3 },
+          { offset: 1, stride: 3 },
+          { offset: 2, stride: 3 },
+          { offset: 36, stride: 1 },
+        ]
+      : [
+          { offset: 0, stride: 1 },
+          { offset: 12, stride: 1 },
+          { offset: 24, stride: 1 },
+          { offset: 36, stride: 1 },
+        ];
+    const dim = 48;
+    const N = 300;
+    const p: DifferenceProblem = {
+      x,
+      placements,
+      dim,
+      pos: Int32Array.from({ length: N }, () => (rng.next() < 0.05 ? -1 : rng.int(8))),
+      posPlace: Uint8Array.from({ length: N }, () => rng.int(3)),
+      neg: Int32Array.from({ length: N }, () => (rng.next() < 0.1 ? -1 : 8 + rng.int(17))),
+      negPlace: new Uint8Array(N).fill(3),
+      labels: Int8Array.from({ length: N }, () => (rng.next() < 0.4 ? 1 : -1)),
+      cost: Float64Array.from({ length: N }, () => [0.05, 0.5, 2][rng.int(3)]!),
+    };
+    for (let k = 0; k < N; k++) if (p.pos[k] === -1 && p.neg[k] === -1) p.neg[k] = 8;
+    const mat: [number, number][][] = [];
+    for (let k = 0; k < N; k++) {
+      const dense = new Float64Array(dim);
+      const put = (r: number, pl: number, sign: number) => {
+        if (r < 0) return;
+        const { offset, stride } = placements[pl]!;
+        for (let q = x.rowPtr[r]!; q < x.rowPtr[r + 1]!; q++)
+          dense[offset + x.index[q]! * stride]! += sign * x.value[q]!;
+      };
+      put(p.pos[k]!, p.posPlace[k]!, 1);
+      put(p.neg[k]!, p.negPlace[k]!, -1);
+      const row: [number, number][] = [];
+      dense.forEach((v, f) => {
+        if (v !== 0) row.push([f, v]);
+      });
+      mat.push(row);
+    }
+    const xm = rowsOf(mat);
+    const rows = Int32Array.from({ length: N }, (_, i) => i);
+    for (const loss of ["l1", "l2"] as const) {
+      const g = trainDifferenceSvm(p, { loss, eps: 1e-6, maxIter: 200000, grouped: true });
+      const plain = trainDifferenceSvm(p, { loss, eps: 1e-6, maxIter: 200000, grouped: false });
+      const b = trainLinearSvm(xm, rows, p.labels, p.cost, dim, { loss, eps: 1e-6, maxIter: 200000 });
+      assert.ok(g.converged && plain.converged && b.converged);
+      const og = differencePrimalObjective(p, g.w, loss);
+      const ob = svmPrimalObjective(xm, rows, p.labels, p.cost, b.w, loss);
+      assert.ok(Math.abs(og - ob) < 1e-5 * Math.max(1, ob), `${loss}: grouped ${og} vs materialised ${ob}`);
+      let maxDiff = 0;
+      for (let f = 0; f < dim; f++) maxDiff = Math.max(maxDiff, Math.abs(g.w[f]! - b.w[f]!));
+      assert.ok(maxDiff < 1e-3, `${loss}: weights differ by ${maxDiff}`);
+      // w = Σ α_k y_k x_k holds exactly (deferred updates all applied).
+      const w = new Float64Array(dim);
+      for (let k = 0; k < N; k++)
+        for (let q = xm.rowPtr[k]!; q < xm.rowPtr[k + 1]!; q++)
+          w[xm.index[q]!]! += g.alpha[k]! * p.labels[k]! * xm.value[q]!;
+      for (let f = 0; f < dim; f++) assert.ok(Math.abs(w[f]! - g.w[f]!) < 1e-9, `w ≠ Σ αyx at ${f}`);
+      // The grouped objective equals the per-example one.
+      let direct = 0;
+      for (let f = 0; f < dim; f++) direct += 0.5 * g.w[f]! ** 2;
+      for (let k = 0; k < N; k++) {
+        const z = 1 - p.labels[k]! * differenceDot(p, k, g.w);
+        if (z > 0) direct += p.cost[k]! * (loss === "l2" ? z * z : z);
+      }
+      assert.ok(Math.abs(direct - og) < 1e-9 * Math.max(1, og));
+    }
+    // Warm start after re-assigning a third of the plus sides.
+    const first = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000 });
+    const alpha = first.alpha.slice();
+    for (let k = 0; k < N; k += 3) {
+      p.pos[k] = (Math.max(0, p.pos[k]!) + 3) % 8;
+      alpha[k] = 0;
+    }
+    const cold = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000 });
+    const warm = trainDifferenceSvm(p, { eps: 1e-6, maxIter: 100000, alpha });
+    assert.ok(cold.converged && warm.converged);
+    const oc = differencePrimalObjective(p, cold.w);
+    const ow = differencePrimalObjective(p, warm.w);
+    assert.ok(Math.abs(oc - ow) < 1e-5 * Math.max(1, oc), `${oc} vs ${ow}`);
+    // Placements on both sides cannot be grouped.
+    p.negPlace[0] = 0;
+    assert.throws(() => trainDifferenceSvm(p, { grouped: true }), /disjoint/);
+  });

@@ -1,0 +1,259 @@
+// Jointly trained filters of Bergsma & Cherry (2011) on a UD treebank: Table 1 (independent against
+// joint training of the token-role filters, with and without the Vine and None events: coverage and
+// reduction on dev) and Table 2 (Joint P1 against Rules+Linear, Joint P2 against Rules+Linear+Quad:
+// coverage, reduction, filter time, and first- and second-order parse time and UAS-P in one
+// interleaved run). Filters are trained beforehand with `vineparse filter train` (training one joint
+// filter takes minutes; the commands are in the results file) and given to the bench as files.
+import { existsSync, writeFileSync } from "node:fs";
+import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import type { Sentence } from "../src/corpus/sentence.js";
+import { loadCorpus } from "../src/corpus/load.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { AttachmentEvaluator } from "../src/eval/attachment.js";
+import { round } from "../src/eval/percent.js";
+import type { Cell } from "../src/eval/table.js";
+import { encodeModel } from "../src/model/model-file.js";
+import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
+import { parsePruned } from "../src/parser/pruned-parse.js";
+import { trainParser } from "../src/parser/train.js";
+import type { DependencyParser } from "../src/parser/types.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
+import { JointFilter } from "../src/prune/joint-filter.js";
+import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
+import { devMargins, operatingPoint } from "../src/prune/train-joint.js";
+import { BenchAbort, type BenchContext, type Experiment } from "./lib.js";
+
+/** Median of a non-empty list. */
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
+/** One row of Table 1: a filter file and what it is. */
+interface Row1 {
+  option: string;
+  training: "independent" | "joint";
+  vine: boolean;
+  none: boolean;
+}
+
+/** Table 1's rows (the paper's: token roles, + Vine, + None, + Vine + None; None only jointly). */
+const TABLE1: Row1[] = [
+  { option: "indep", training: "independent", vine: false, none: false },
+  { option: "indep-vine", training: "independent", vine: true, none: false },
+  { option: "joint-token", training: "joint", vine: false, none: false },
+  { option: "joint-vine", training: "joint", vine: true, none: false },
+  { option: "joint-none", training: "joint", vine: false, none: true },
+  { option: "joint", training: "joint", vine: true, none: true },
+];
+
+/** The joint filter at the end of a cascade, or null. */
+function lastJoint(c: PruningCascade): JointFilter | null {
+  const last = c.passes[c.passes.length - 1];
+  return last instanceof JointFilter ? last : null;
+}
+
+/**
+ * `npm run bench -- joint --train T --dev D [--parts table1,table2] [--indep F] [--indep-vine F]
+ * [--joint-token F] [--joint-vine F] [--joint-none F] [--joint F] [--rlq F] [--p2 F] [--epochs 3]
+ * [--reps 3] [--orders 1,2] [--train-limit N]`. F are filter files (cascades: rules first). --indep is
+ * Rules+Linear, --indep-vine Rules+Linear+Tag-Vine, --joint the full joint filter (Joint P1),
+ * --rlq Rules+Linear+Quad; --p2 is Joint P2: when the file does not exist it is made from --joint
+ * with its operating point re-tuned on dev to R+L+Q's dev coverage, and written there.
+ */
+export const experiment: Experiment = {
+  summary:
+    "B&C 2011 joint filters: Table 1 (independent vs joint, ±Vine ±None), Table 2 (P1/P2 vs R+L/R+L+Q, parsing)",
+  async run(args: string[], ctx: BenchContext) {
+    const { values } = parseCommandArgs("joint", args, {
+      train: { type: "string" },
+      dev: { type: "string" },
+      parts: { type: "string" },
+      indep: { type: "string" },
+      "indep-vine": { type: "string" },
+      "joint-token": { type: "string" },
+      "joint-vine": { type: "string" },
+      "joint-none": { type: "string" },
+      joint: { type: "string" },
+      rlq: { type: "string" },
+      p2: { type: "string" },
+      epochs: { type: "string" },
+      reps: { type: "string" },
+      orders: { type: "string" },
+      "train-limit": { type: "string" },
+    });
+    if (values.train === undefined || values.dev === undefined)
+      throw new BenchAbort(
+        "bench joint: give --train (jack-knifed tags) and --dev (predicted tags), e.g. the files of `npm run bench -- filters`",
+        2,
+      );
+    const parts = new Set((values.parts ?? "table1,table2").split(","));
+    const epochs = numberOption("joint", "epochs", values.epochs, 3, { integer: true, min: 1 });
+    const reps = numberOption("joint", "reps", values.reps, 3, { integer: true, min: 1 });
+    const limit = numberOption("joint", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
+    const orders = (values.orders ?? "1,2").split(",").map(Number);
+    const v = values as Record<string, string | undefined>;
+    ctx.note(ctx.header());
+    const vocab = new Vocabularies();
+    const dev = loadCorpus(values.dev, vocab).sentences;
+    const devTokens = dev.reduce((a, s) => a + s.n, 0);
+    const load = (file: string | undefined): PruningCascade | null => {
+      if (file === undefined) return null;
+      if (!existsSync(file)) {
+        ctx.note(`${file}: not found; its row is skipped`);
+        return null;
+      }
+      return loadCascade(file);
+    };
+    const modelMB = (c: PruningCascade) => Number((encodeModel(cascadeModelData(c)).length / 1e6).toFixed(2));
+
+    if (parts.has("table1")) {
+      const rows: Cell[][] = [];
+      for (const r of TABLE1) {
+        const c = load(v[r.option]);
+        if (c === null) continue;
+        const e = evaluateCascade(c, dev, vocab);
+        const j = lastJoint(c);
+        const info = j?.info ?? {};
+        rows.push([
+          r.training,
+          r.vine ? "yes" : "no",
+          r.none ? "yes" : "no",
+          round(e.scores.coverage),
+          round(e.scores.reduction),
+          Number((e.seconds * 1000).toFixed(0)),
+          info.chosen !== undefined ? `${info.chosen} of ${info.alternations}` : "",
+          info.seconds !== undefined ? info.seconds : "",
+          v[r.option]!,
+        ]);
+      }
+      ctx.table(
+        `Table 1: independent and joint training of the token-role filters, with and without Vine and None (en_ewt dev, predicted tags, after Rules)`,
+        [
+          "training",
+          "Vine",
+          "None",
+          "coverage %",
+          "reduction %",
+          "filter ms",
+          "alternation kept",
+          "train s",
+          "file",
+        ],
+        rows,
+      );
+    }
+
+    if (!parts.has("table2")) return;
+    const rl = load(v.indep);
+    const p1 = load(v.joint);
+    const rlq = load(v.rlq);
+    let p2 = v.p2 !== undefined && existsSync(v.p2) ? loadCascade(v.p2) : null;
+    if (p2 === null && p1 !== null && rlq !== null) {
+      const j = lastJoint(p1);
+      if (j !== null) {
+        const target = evaluateCascade(rlq, dev, vocab).scores.coverage;
+        const prefix = new PruningCascade(p1.passes.slice(0, -1));
+        const op = operatingPoint(devMargins(j, dev, vocab, prefix), target);
+        p2 = prefix.concat([j.withBias(op.bias)]);
+        ctx.note(
+          `Joint P2: Joint P1's model with its operating point re-tuned on dev to R+L+Q's coverage ${round(target)}% (bias ${op.bias.toPrecision(4)})`,
+        );
+        if (v.p2 !== undefined) {
+          writeFileSync(v.p2, encodeModel(cascadeModelData(p2)));
+          ctx.note(`Joint P2 written to ${v.p2}`);
+        }
+      }
+    }
+    const filters: { label: string; c: PruningCascade }[] = [{ label: "none", c: new PruningCascade() }];
+    if (rl !== null) filters.push({ label: "Rules+Linear", c: rl });
+    if (p1 !== null) filters.push({ label: "Joint P1", c: p1 });
+    if (rlq !== null) filters.push({ label: "Rules+Linear+Quad", c: rlq });
+    if (p2 !== null) filters.push({ label: "Joint P2", c: p2 });
+
+    // Filter time alone, interleaved.
+    const filterTimes = filters.map(() => [] as number[]);
+    const evals = filters.map((f) => evaluateCascade(f.c, dev, vocab));
+    for (let r = 0; r < reps; r++)
+      filters.forEach((f, i) => {
+        if (i > 0) filterTimes[i]!.push(evaluateCascade(f.c, dev, vocab).seconds);
+      });
+
+    // Parsers trained unfiltered, each parsing dev under every filter, round robin.
+    let train = loadCorpus(values.train, vocab).sentences;
+    if (limit > 0) train = train.slice(0, limit);
+    const parsers: { name: string; p: DependencyParser; min: number }[] = [];
+    if (orders.includes(1)) {
+      const t0 = performance.now();
+      const r = trainParser(train, vocab, { decoder: "eisner", epochs, dev });
+      parsers.push({ name: "1st", p: r.parser, min: (performance.now() - t0) / 60000 });
+      ctx.note(`1st-order parser (Eisner) trained unfiltered, ${epochs} epochs`);
+    }
+    if (orders.includes(2)) {
+      const t0 = performance.now();
+      const r = trainHigherOrderParser(train, vocab, { order: 2, epochs, k: 0, dev });
+      parsers.push({ name: "2nd", p: r.parser, min: (performance.now() - t0) / 60000 });
+      ctx.note(`2nd-order parser trained unfiltered, ${epochs} epochs`);
+    }
+    const times = parsers.map(() => filters.map(() => [] as number[]));
+    const uas = parsers.map(() => filters.map(() => 0));
+    for (let r = 0; r < reps; r++)
+      parsers.forEach((pp, a) =>
+        filters.forEach((f, b) => {
+          const t0 = performance.now();
+          const heads: Int32Array[] = [];
+          for (const s of dev) {
+            const res = parsePruned(pp.p, s, vocab, f.c);
+            if (r === 0) heads.push(res.heads.slice());
+          }
+          times[a]![b]!.push((performance.now() - t0) / 1000);
+          if (r === 0) {
+            const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+            dev.forEach((s: Sentence, j) =>
+              ev.addSentence(
+                s,
+                heads[j]!,
+                heads[j]!.map(() => 0),
+              ),
+            );
+            uas[a]![b] = ev.scores().uasNoPunct;
+          }
+        }),
+      );
+    const rows: Cell[][] = filters.map((f, b) => {
+      const row: Cell[] = [
+        f.label,
+        round(evals[b]!.scores.coverage),
+        round(evals[b]!.scores.reduction),
+        b === 0 ? "" : Number(median(filterTimes[b]!).toFixed(3)),
+        b === 0 ? "" : Math.round(devTokens / median(filterTimes[b]!)),
+        b === 0 ? "" : modelMB(f.c),
+      ];
+      parsers.forEach((_, a) => {
+        const sec = median(times[a]![b]!);
+        row.push(
+          Number(sec.toFixed(2)),
+          Number((median(times[a]![0]!) / sec).toFixed(2)),
+          round(uas[a]![b]!),
+        );
+      });
+      return row;
+    });
+    ctx.table(
+      `Table 2: Joint P1 vs Rules+Linear, Joint P2 vs Rules+Linear+Quad on en_ewt dev (predicted tags; parse time includes filtering; median of ${reps} interleaved runs; parsers trained unfiltered, ${epochs} epochs)`,
+      [
+        "filter",
+        "coverage %",
+        "reduction %",
+        "filter s",
+        "filter tok/s",
+        "model MB",
+        ...parsers.flatMap((p) => [`${p.name} parse s`, `${p.name} speed-up`, `${p.name} UAS-P`]),
+      ],
+      rows,
+    );
+    ctx.note(`parser training minutes: ${parsers.map((p) => `${p.name} ${p.min.toFixed(1)}`).join(", ")}`);
+  },
+};
