@@ -14,6 +14,7 @@ import { round } from "../src/eval/percent.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { type EpochReport, trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
+import { trainVineCascade } from "../src/prune/train-spc.js";
 import { jackknifeParallel } from "../src/tagger/jackknife.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
@@ -37,6 +38,10 @@ const { values } = parseArgs({
     order: { type: "string" },
     vectors: { type: "string" },
     "first-order-bits": { type: "string" },
+    prune: { type: "string" },
+    "cascade-loss": { type: "string" },
+    "vine-band": { type: "string" },
+    k: { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -59,6 +64,16 @@ const order = Number(values.order ?? 2);
 // Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
 if (order !== 1 && order !== 2) throw new Error("--order must be 1 or 2");
+// "vine": the parser's default cascade is the vine-pruning cascade of Rush & Petrov (2012), trained
+// on the 10-fold jack-knifed copy of train before the parser; "topk" (default): top-k heads per token.
+const prune = values.prune ?? "topk";
+if (prune !== "vine" && prune !== "topk") throw new Error("--prune must be vine or topk");
+const numbers = (v: string) => v.split(",").map(Number);
+const cascadeLoss = numbers(values["cascade-loss"] ?? "0.002,0.003");
+const vineBands = numbers(values["vine-band"] ?? "3");
+// Order 2: heads kept per token by the first-order model after the cascade (default 10 with topk,
+// 0 = none with vine).
+const topK = Number(values.k ?? (prune === "vine" ? 0 : 10));
 const log = (s: string) => process.stderr.write(`${s}\n`);
 // Check the output before hours of work; Ctrl-C / SIGTERM remove a half-written model (exit 130 / 143).
 try {
@@ -142,14 +157,32 @@ const onEpoch = (what: string) => (e: EpochReport) => {
     `[${elapsed()}] ${what} epoch ${e.epoch}: dev UAS ${round(e.dev?.uasNoPunct ?? 0)} LAS ${round(e.dev?.lasNoPunct ?? 0)}`,
   );
 };
-// Order 2: sibling parts on top-10 first-order pruning (the first-order model prunes and labels).
+// With --prune vine: the cascade first, trained on the first (10-fold jack-knifed) copy of train.
+const cascade =
+  prune === "vine"
+    ? trainVineCascade(train.slice(0, trainRead.length), dev, vocab, {
+        order: order as 1 | 2,
+        bands: vineBands,
+        maxLoss: cascadeLoss,
+        log: (s) => log(`[${elapsed()}] ${s}`),
+      }).cascade
+    : undefined;
+// Order 2: sibling parts on the cascade and/or top-k first-order pruning (the first-order model
+// labels the arcs).
 const { parser, bestEpoch, history } =
   order === 1
-    ? trainParser(train, vocab, { epochs: parserEpochs, dev, onEpoch: onEpoch("parser") })
+    ? trainParser(train, vocab, {
+        epochs: parserEpochs,
+        dev,
+        ...(cascade === undefined ? {} : { cascade }),
+        onEpoch: onEpoch("parser"),
+      })
     : trainHigherOrderParser(train, vocab, {
         order: 2,
         epochs: parserEpochs,
         firstOrderBits,
+        k: topK,
+        ...(cascade === undefined ? {} : { prefix: cascade }),
         dev,
         onFirstOrderEpoch: onEpoch("first-order"),
         onEpoch: onEpoch("second-order"),
@@ -170,7 +203,9 @@ writeBundle(out, {
       order: parser.order,
       epochs: parserEpochs,
       bestEpoch,
-      ...(order === 2 ? { firstOrderBits } : {}),
+      ...(order === 2 ? { firstOrderBits, k: topK } : {}),
+      prune,
+      ...(prune === "vine" ? { cascadeLoss, vineBands } : {}),
     },
     devPredictedTags: {
       upos: round((100 * devTagCorrect) / devTokens),
