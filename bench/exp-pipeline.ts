@@ -8,12 +8,17 @@ import { round } from "../src/eval/percent.js";
 import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { tagAccuracy } from "../src/tagger/accuracy.js";
+import type { ReadSentence } from "../src/conllu/read.js";
+import type { AttachmentScores } from "../src/eval/attachment.js";
+import type { AnnotatedSentence } from "../src/pipeline/pipeline.js";
 import { type BenchContext, bestOf, type Experiment, loadTaggingPipeline, parseWithTags } from "./lib.js";
 
 /**
- * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3]`. Speeds of the
+ * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3] [--compare B.vpm]`. Speeds of the
  * tagger, the parser and the whole pipeline are the best of `reps` passes over dev (the first pass
- * also warms up the JIT); scores come from the first pass (every pass gives the same output).
+ * also warms up the JIT); scores come from the first pass (every pass gives the same output). With
+ * `--compare`, a second bundle runs end to end and its parser on gold tokens (with its own tagger's
+ * tags) in the same run, interleaved with the first (A B A B …), with speed ratios.
  */
 export const experiment: Experiment = {
   summary:
@@ -23,6 +28,7 @@ export const experiment: Experiment = {
       tb: { type: "string" },
       model: { type: "string" },
       reps: { type: "string" },
+      compare: { type: "string" },
     });
     const reps = numberOption("pipeline", "reps", values.reps, 3, { integer: true, min: 1 });
     const tb = values.tb ?? "en_ewt";
@@ -124,24 +130,7 @@ export const experiment: Experiment = {
     const { result: outputs, seconds: e2eSeconds } = bestOf(reps, () =>
       docs.map((d) => pipeline.parseText(d.text, { newlineBoundary: true })),
     );
-    const aligned = new AlignedAttachmentEvaluator();
-    let sysWords = 0;
-    docs.forEach((d, k) => {
-      const s: SpannedWords = { spans: [], heads: [], deprels: [] };
-      for (const a of outputs[k]!) {
-        const base = s.heads.length;
-        const n = a.forms.length - 1;
-        for (let m = 1; m <= n; m++) {
-          s.spans.push(a.spans![2 * (m - 1)]!, a.spans![2 * (m - 1) + 1]!);
-          const h = a.heads[m]!;
-          s.heads.push(h === 0 ? -1 : base + h - 1);
-          s.deprels.push(a.deprels[m]!);
-        }
-      }
-      sysWords += s.heads.length;
-      aligned.add(d.text, d.gold, s);
-    });
-    const e2e = aligned.scores();
+    const { scores: e2e, words: sysWords } = scoreEndToEnd(docs, outputs);
     rows.push([
       "end to end (raw text)",
       "words F1",
@@ -157,8 +146,105 @@ export const experiment: Experiment = {
       ["stage", "metric", "value", "speed", "unit"],
       rows,
     );
+    if (values.compare !== undefined) compareBundles(ctx, values.model, values.compare, dev, docs, reps);
     ctx.note(
       "End-to-end scores align system words to gold words by character spans (CoNLL 2018 style) and count punctuation; 'no punct' rows exclude gold PUNCT.",
     );
   },
 };
+
+type Doc = { text: string; gold: SpannedWords };
+
+/** End-to-end scores of the pipeline's outputs for `docs` (system words aligned by character spans). */
+function scoreEndToEnd(
+  docs: readonly Doc[],
+  outputs: readonly (readonly AnnotatedSentence[])[],
+): { scores: ReturnType<AlignedAttachmentEvaluator["scores"]>; words: number } {
+  const aligned = new AlignedAttachmentEvaluator();
+  let words = 0;
+  docs.forEach((d, k) => {
+    const s: SpannedWords = { spans: [], heads: [], deprels: [] };
+    for (const a of outputs[k]!) {
+      const base = s.heads.length;
+      const n = a.forms.length - 1;
+      for (let m = 1; m <= n; m++) {
+        s.spans.push(a.spans![2 * (m - 1)]!, a.spans![2 * (m - 1) + 1]!);
+        const h = a.heads[m]!;
+        s.heads.push(h === 0 ? -1 : base + h - 1);
+        s.deprels.push(a.deprels[m]!);
+      }
+    }
+    words += s.heads.length;
+    aligned.add(d.text, d.gold, s);
+  });
+  return { scores: aligned.scores(), words };
+}
+
+/** Two bundles end to end and parser-only in one run, interleaved A B A B, median and best times. */
+function compareBundles(
+  ctx: BenchContext,
+  modelA: string | undefined,
+  modelB: string,
+  dev: readonly ReadSentence[],
+  docs: readonly Doc[],
+  reps: number,
+): void {
+  const runs = [loadTaggingPipeline(modelA), loadTaggingPipeline(modelB)];
+  const names = [modelA ?? "bundled", modelB];
+  const tagged = dev.map((r) => taggedSentence(r.sentence));
+  const tokens = dev.reduce((a, r) => a + r.sentence.words.length, 0);
+  const e2eTimes: number[][] = [[], []];
+  const parseTimes: number[][] = [[], []];
+  const outputs: AnnotatedSentence[][][] = [[], []];
+  const parsed: { scores: AttachmentScores; seconds: number }[] = [];
+  const tags = runs.map((r) => tagged.map((s) => r.tagger.tag(s.words)));
+  // Warm-up pass of each, then `reps` interleaved timed passes.
+  for (let rep = -1; rep < reps; rep++)
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      const out = docs.map((d) => runs[i]!.pipeline.parseText(d.text, { newlineBoundary: true }));
+      const dt = (performance.now() - t0) / 1000;
+      const p = parseWithTags(runs[i]!.parser, dev, tags[i]!);
+      if (rep < 0) {
+        outputs[i] = out;
+        parsed[i] = p;
+      } else {
+        e2eTimes[i]!.push(dt);
+        parseTimes[i]!.push(p.seconds);
+      }
+    }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  const rows = runs.map((r, i) => {
+    const e = scoreEndToEnd(docs, outputs[i]!);
+    const eMed = median(e2eTimes[i]!);
+    const pMed = median(parseTimes[i]!);
+    return [
+      names[i]!,
+      `order ${r.parser.order}, ${r.parser.cascade.empty ? "no cascade" : `cascade ${r.parser.cascade.name}`}`,
+      round(parsed[i]!.scores.uasNoPunct),
+      round(parsed[i]!.scores.lasNoPunct),
+      Math.round(tokens / pMed),
+      round(median(parseTimes[0]!) / pMed),
+      round(e.scores.uasF1),
+      round(e.scores.lasF1),
+      Math.round(e.words / eMed),
+      round(median(e2eTimes[0]!) / eMed),
+    ];
+  });
+  ctx.table(
+    `Bundles compared in one run (${reps} interleaved timed passes after a warm-up, medians; parser on gold tokens with the bundle's own tags)`,
+    [
+      "bundle",
+      "parser",
+      "UAS-P",
+      "LAS-P",
+      "parse tok/s",
+      "parse speed ×",
+      "e2e UAS F1",
+      "e2e LAS F1",
+      "e2e tok/s",
+      "e2e speed ×",
+    ],
+    rows,
+  );
+}
