@@ -11,7 +11,12 @@ import { PruningCascade } from "../prune/cascade.js";
 import { loadCascade } from "../prune/load-pruner.js";
 import type { ArcPruner } from "../prune/pruner.js";
 import { parsePruneSpec } from "../prune/spec.js";
-import { type CascadePassReport, trainVineCascade, type VineCascadeResult } from "../prune/train-spc.js";
+import {
+  CASCADE_BITS,
+  type CascadePassReport,
+  trainVineCascade,
+  type VineCascadeResult,
+} from "../prune/train-spc.js";
 import { checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -59,8 +64,7 @@ options:
   --cascade-loss X[,X…]  --prune vine: largest share of dev gold arcs each pass may lose, in pass
                       order (default 0.002,0.003,0.003)
   --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
-  --cascade-bits N    --prune vine: log2 of every pass's weight table (default 22; 23 for the
-                      second-order pass)
+  --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -227,7 +231,7 @@ export const command: Command = {
           ...(values["cascade-bits"] === undefined
             ? {}
             : {
-                bits: numberOption("train", "cascade-bits", values["cascade-bits"], 22, {
+                bits: numberOption("train", "cascade-bits", values["cascade-bits"], CASCADE_BITS, {
                   integer: true,
                   min: 10,
                   max: 26,

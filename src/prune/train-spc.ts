@@ -492,7 +492,11 @@ export interface VineCascadeOptions {
   bands?: readonly number[];
   /** Largest share of dev gold arcs each pass may lose (default [0.002, 0.003, 0.003]), in pass order. */
   maxLoss?: readonly number[];
-  /** Training options of every pass (bits default 22 for the vine and first order, 23 for second). */
+  /**
+   * Training options of every pass (bits default 20: on en_ewt, 2^20-entry tables pruned as well as
+   * 2^22/2^23 (dev 60.7/28.2/21.1% of arcs kept after each pass against 60.9/28.4/20.2%, final
+   * third-order dev UAS 85.59 against 85.62) with the cascade 15% faster and the model 33% smaller).
+   */
   spc?: SpcOptions;
   /** Progress messages. */
   log?: (line: string) => void;
@@ -559,6 +563,9 @@ function applyPass(pass: SpcPass, atoms: readonly FeatureSentence[], masks: read
   });
 }
 
+/** Default log2 size of each cascade pass's weight table (see `VineCascadeOptions.spc`). */
+export const CASCADE_BITS = 20;
+
 /**
  * Trains the vine-pruning cascade of Rush & Petrov (2012) for a final model of the given order: a vine
  * pass (band chosen on dev among `bands`), then for orders 2 and 3 a first-order max-marginal pass, and
@@ -583,12 +590,12 @@ export function trainVineCascade(
   const passes: ArcPruner[] = [];
   const reports: CascadePassReport[] = [];
   const specs: { name: string; spec: SpcPassSpec; bits: number }[][] = [
-    bands.map((b) => ({ name: `vine b=${b}`, spec: { type: "vine", band: b }, bits: 22 })),
+    bands.map((b) => ({ name: `vine b=${b}`, spec: { type: "vine", band: b }, bits: CASCADE_BITS })),
   ];
   if (opts.order >= 2)
-    specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: 22 }]);
+    specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: CASCADE_BITS }]);
   if (opts.order >= 3)
-    specs.push([{ name: "second-order", spec: { type: "maxmarginal", order: 2 }, bits: 23 }]);
+    specs.push([{ name: "second-order", spec: { type: "maxmarginal", order: 2 }, bits: CASCADE_BITS }]);
   specs.forEach((candidates, level) => {
     const loss = maxLoss[Math.min(level, maxLoss.length - 1)]!;
     let chosen: {
