@@ -42,6 +42,7 @@ const { values } = parseArgs({
     "cascade-loss": { type: "string" },
     "vine-band": { type: "string" },
     k: { type: "string" },
+    "test-alphas": { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -74,6 +75,10 @@ const vineBands = numbers(values["vine-band"] ?? "3");
 // Order 2: heads kept per token by the first-order model after the cascade (default 10 with topk,
 // 0 = none with vine).
 const topK = Number(values.k ?? (prune === "vine" ? 0 : 10));
+// With --prune vine: α of each pass at parse time, set after the parser has trained on the masks of
+// the α chosen for --cascade-loss (a parser trained on tight masks and run on looser ones prunes
+// more at little cost; see the README's cascade results).
+const testAlphas = values["test-alphas"] === undefined ? null : numbers(values["test-alphas"]);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 // Check the output before hours of work; Ctrl-C / SIGTERM remove a half-written model (exit 130 / 143).
 try {
@@ -188,6 +193,11 @@ const { parser, bestEpoch, history } =
         onEpoch: onEpoch("second-order"),
       });
 const best = history[bestEpoch - 1]!.dev!;
+if (testAlphas !== null && cascade !== undefined)
+  cascade.passes.forEach((p, i) => {
+    const a = testAlphas[i];
+    if (a !== undefined && "alpha" in p && typeof p.alpha === "number") (p as { alpha: number }).alpha = a;
+  });
 writeBundle(out, {
   tagger,
   parser,
@@ -205,7 +215,7 @@ writeBundle(out, {
       bestEpoch,
       ...(order === 2 ? { firstOrderBits, k: topK } : {}),
       prune,
-      ...(prune === "vine" ? { cascadeLoss, vineBands } : {}),
+      ...(prune === "vine" ? { cascadeLoss, vineBands, testAlphas } : {}),
     },
     devPredictedTags: {
       upos: round((100 * devTagCorrect) / devTokens),
