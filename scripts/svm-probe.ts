@@ -5,10 +5,10 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { svmPrimalObjective, trainLinearSvm } from "../src/learn/linear-svm.js";
 import { type SvmTask, trainLinearSvms } from "../src/learn/multi-svm.js";
 import { loadCascade } from "../src/prune/load-pruner.js";
-import { SparseRowsBuilder } from "../src/prune/sparse-rows.js";
 import { TagMap } from "../src/prune/tag-map.js";
-import { NUM_ROLES, ROLE_NAMES, roleActive, roleLabels } from "../src/prune/token-role-decisions.js";
-import { MAX_TOKEN_FEATURES, TokenRoleFeatures } from "../src/prune/token-role-features.js";
+import { ROLE_NAMES } from "../src/prune/token-role-decisions.js";
+import { TokenRoleFeatures } from "../src/prune/token-role-features.js";
+import { tokenRoleExamples } from "../src/prune/train-token-roles.js";
 
 const [rulesPath, trainPath, decArg, variantArg, costArg, epsArg] = process.argv.slice(2);
 const vocab = new Vocabularies();
@@ -18,31 +18,7 @@ const column = TagMap.chooseColumn(train, vocab);
 const tagMap = new TagMap(TagMap.collect(train, vocab, column), column);
 const bits = 18;
 const fx = new TokenRoleFeatures(tagMap, bits);
-const rowsB = new SparseRowsBuilder();
-const decRows: number[][] = ROLE_NAMES.map(() => []);
-const decLabels: number[][] = ROLE_NAMES.map(() => []);
-const buf = new Int32Array(MAX_TOKEN_FEATURES);
-let labels = new Uint8Array(0);
-let deps = new Int32Array(0);
-for (const s of train) {
-  const n = s.n;
-  if (labels.length < (n + 1) * NUM_ROLES) {
-    labels = new Uint8Array((n + 1) * NUM_ROLES * 2);
-    deps = new Int32Array((n + 1) * 2);
-  }
-  const mask = prefix.prune(s, vocab);
-  fx.prepare(prefix.prepare(s, vocab));
-  roleLabels(s.head, n, deps, labels);
-  for (let i = 1; i <= n; i++) {
-    const row = rowsB.add(buf, null, fx.extract(i, buf));
-    for (let d = 0; d < NUM_ROLES; d++) {
-      if (!roleActive(mask, d, i)) continue;
-      decRows[d]!.push(row);
-      decLabels[d]!.push(labels[i * NUM_ROLES + d] === 1 ? 1 : -1);
-    }
-  }
-}
-const x = rowsB.build();
+const { x, decRows, decLabels } = tokenRoleExamples(train, vocab, prefix, fx);
 console.log(`${x.rows} rows, ${x.index.length} entries`);
 const costs = (costArg ?? "0.1:1").split(",").map((c) => c.split(":").map(Number) as [number, number]);
 const eps = Number(epsArg ?? "0.5");

@@ -11,7 +11,7 @@ import {
   SignatureTable,
 } from "./combination-search.js";
 import { type FilterCosts, type FilterLearner, learnAll } from "./filter-learner.js";
-import { SparseRowsBuilder } from "./sparse-rows.js";
+import { type SparseRows, SparseRowsBuilder } from "./sparse-rows.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { roleDecisionQuality } from "./token-role-analysis.js";
 import {
@@ -145,31 +145,7 @@ export function trainTokenRoleFilter(
   // Training examples: every token's features once; per decision, the tokens where it is active.
   let t0 = performance.now();
   const fx = new TokenRoleFeatures(tagMap, bits);
-  const rowsB = new SparseRowsBuilder();
-  const decRows: number[][] = ROLE_NAMES.map(() => []);
-  const decLabels: number[][] = ROLE_NAMES.map(() => []);
-  const buf = new Int32Array(MAX_TOKEN_FEATURES);
-  let labels = new Uint8Array(0);
-  let deps = new Int32Array(0);
-  for (const s of train) {
-    const n = s.n;
-    if (labels.length < (n + 1) * NUM_ROLES) {
-      labels = new Uint8Array((n + 1) * NUM_ROLES * 2);
-      deps = new Int32Array((n + 1) * 2);
-    }
-    const mask = prefix.prune(s, vocab);
-    fx.prepare(prefix.prepare(s, vocab));
-    roleLabels(s.head, n, deps, labels);
-    for (let i = 1; i <= n; i++) {
-      const row = rowsB.add(buf, null, fx.extract(i, buf));
-      for (let d = 0; d < NUM_ROLES; d++) {
-        if (!roleActive(mask, d, i)) continue;
-        decRows[d]!.push(row);
-        decLabels[d]!.push(labels[i * NUM_ROLES + d] === 1 ? 1 : -1);
-      }
-    }
-  }
-  const x = rowsB.build();
+  const { x, decRows, decLabels } = tokenRoleExamples(train, vocab, prefix, fx);
   log(
     `linear: ${x.rows} tokens, ${x.index.length} feature entries; examples per decision: ${ROLE_NAMES.map((r, d) => `${r} ${decRows[d]!.length}`).join(", ")} (${((performance.now() - t0) / 1000).toFixed(1)} s)`,
   );
@@ -556,4 +532,42 @@ function topFeatures(
     scored.sort((a, b) => b[1] - a[1]);
     return scored.slice(0, count);
   });
+}
+
+/**
+ * The token-role training examples: every token's features once (one sparse row per token), and per
+ * decision the rows of the tokens where it is active after `prefix`, with their labels (+1 = the
+ * decision should fire).
+ */
+export function tokenRoleExamples(
+  train: readonly Sentence[],
+  vocab: Vocabularies,
+  prefix: PruningCascade,
+  fx: TokenRoleFeatures,
+): { x: SparseRows; decRows: number[][]; decLabels: number[][] } {
+  const rowsB = new SparseRowsBuilder();
+  const decRows: number[][] = ROLE_NAMES.map(() => []);
+  const decLabels: number[][] = ROLE_NAMES.map(() => []);
+  const buf = new Int32Array(MAX_TOKEN_FEATURES);
+  let labels = new Uint8Array(0);
+  let deps = new Int32Array(0);
+  for (const s of train) {
+    const n = s.n;
+    if (labels.length < (n + 1) * NUM_ROLES) {
+      labels = new Uint8Array((n + 1) * NUM_ROLES * 2);
+      deps = new Int32Array((n + 1) * 2);
+    }
+    const mask = prefix.prune(s, vocab);
+    fx.prepare(prefix.prepare(s, vocab));
+    roleLabels(s.head, n, deps, labels);
+    for (let i = 1; i <= n; i++) {
+      const row = rowsB.add(buf, null, fx.extract(i, buf));
+      for (let d = 0; d < NUM_ROLES; d++) {
+        if (!roleActive(mask, d, i)) continue;
+        decRows[d]!.push(row);
+        decLabels[d]!.push(labels[i * NUM_ROLES + d] === 1 ? 1 : -1);
+      }
+    }
+  }
+  return { x: rowsB.build(), decRows, decLabels };
 }
