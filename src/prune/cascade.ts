@@ -44,6 +44,32 @@ export class CascadeStats {
 }
 
 /**
+ * What the passes of one cascade see of a sentence. The feature atoms are prepared on first access, so
+ * cascades of filters that never read them (rules, token-role, quadratic, joint) do not pay for them.
+ */
+class CascadeInput implements PruneInput {
+  sentence: Sentence = null as unknown as Sentence;
+  vocab: Vocabularies = null as unknown as Vocabularies;
+  private readonly cache = new AtomCache();
+  private readonly fs = new FeatureSentence();
+  private ready = false;
+
+  reset(s: Sentence, vocab: Vocabularies): void {
+    this.sentence = s;
+    this.vocab = vocab;
+    this.ready = false;
+  }
+
+  get atoms(): FeatureSentence {
+    if (!this.ready) {
+      this.cache.prepare(this.sentence, this.vocab, this.fs);
+      this.ready = true;
+    }
+    return this.fs;
+  }
+}
+
+/**
  * An ordered list of pruning passes: each pass reads the mask the previous one left and only removes
  * arcs. An empty cascade prunes nothing (exhaustive parsing). One instance reuses its buffers between
  * sentences and is not reentrant.
@@ -51,17 +77,10 @@ export class CascadeStats {
 export class PruningCascade {
   /** The passes, applied in order. */
   readonly passes: readonly ArcPruner[];
-  private readonly atomCache = new AtomCache();
-  private readonly fs = new FeatureSentence();
-  private readonly input: { sentence: Sentence; vocab: Vocabularies; atoms: FeatureSentence };
+  private readonly input = new CascadeInput();
 
   constructor(passes: readonly ArcPruner[] = []) {
     this.passes = passes.slice();
-    this.input = {
-      sentence: null as unknown as Sentence,
-      vocab: null as unknown as Vocabularies,
-      atoms: this.fs,
-    };
   }
 
   /** Whether the cascade has no pass. */
@@ -112,13 +131,10 @@ export class PruningCascade {
     return this.empty ? null : this.prune(s, vocab, ArcMask.full(s.n), stats);
   }
 
-  /** The input object the passes see for `s` (atoms prepared once for all passes). */
+  /** The input object the passes see for `s` (atoms prepared once, when a pass first asks for them). */
   prepare(s: Sentence, vocab: Vocabularies): PruneInput {
-    const input = this.input;
-    input.sentence = s;
-    input.vocab = vocab;
-    this.atomCache.prepare(s, vocab, this.fs);
-    return input;
+    this.input.reset(s, vocab);
+    return this.input;
   }
 
   /** A cascade running this one's passes, then `other`'s. */

@@ -13,7 +13,7 @@ export interface PruneInput {
   readonly sentence: Sentence;
   /** The vocabularies the sentence's ids refer to. */
   readonly vocab: Vocabularies;
-  /** Hashed feature atoms of the sentence (word, prefix, suffix, tags), prepared once for every pass. */
+  /** Hashed feature atoms of the sentence (word, prefix, suffix, tags), prepared once, when first read. */
   readonly atoms: FeatureSentence;
 }
 
