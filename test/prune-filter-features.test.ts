@@ -212,3 +212,30 @@ test("Table 3: between-counts look only within 5 positions of either end, repeat
   const k2 = fx.extract(13, 1, idx, val);
   assert.equal(k2, 11 + 2 * 10);
 });
+
+test("Table 3: scoreArc sums exactly the weights of the features extract writes", () => {
+  // 14 tokens, so arcs both shorter and longer than the between window, in both directions.
+  const forms = ["a", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "saw", "."];
+  const xp = ["DT", "DT", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "VBD", "."];
+  const s = sentenceFromWords(forms, xp, xp, vocab);
+  const bits = 12;
+  const fx = new ArcFilterFeatures(new TagMap(["DT", "NN", "VBD", "."], "xpos"), bits, 7);
+  fx.prepare(input(s));
+  let seed = 12345;
+  const w = Int16Array.from({ length: 1 << bits }, () => {
+    seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+    return (seed >> 8) % 3000;
+  });
+  const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+  const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  for (let h = 0; h <= s.n; h++)
+    for (let m = 1; m <= s.n; m++) {
+      if (h === m) continue;
+      const k = fx.extract(h, m, idx, val);
+      let want = 0;
+      for (let j = 0; j < k; j++) want += w[idx[j]!]! * val[j]!;
+      const got = fx.scoreArc(h, m, w);
+      assert.ok(Math.abs(got - want) < 1e-6 * (1 + Math.abs(want)), `arc ${h}→${m}: ${got} vs ${want}`);
+      assert.notEqual(got, 0);
+    }
+});

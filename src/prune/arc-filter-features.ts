@@ -284,6 +284,50 @@ export class ArcFilterFeatures {
     return k;
   }
 
+  /**
+   * The weighted sum of arc h→m's features under `w` (in the weights' units): the same features and
+   * values as `extract`, summed as they are computed, with no index or value buffer. The binary
+   * features add up exactly (integers); the two distance features add (w_dist + w_pairDist) · d once,
+   * with d rounded to float32 as `extract` stores it.
+   */
+  scoreArc(h: number, m: number, w: Int16Array): number {
+    const S = this.S;
+    const sh = this.shift;
+    const tag = this.tag;
+    const words = this.words;
+    const ta = this.tagAtom;
+    const dir = h < m ? 0 : 1;
+    const th = tag[h]!;
+    const tm = tag[m]!;
+    const triple = this.tripleH[(dir * S + th) * S + tm]!;
+    let s =
+      w[this.dirIdx[dir]!]! +
+      w[triple & this.mask]! +
+      w[Math.imul(triple ^ ta[tag[m - 1]!]!, GOLDEN) >>> sh]! +
+      w[Math.imul(triple ^ ta[S + tag[m + 1]!]!, GOLDEN) >>> sh]! +
+      w[Math.imul(triple ^ ta[2 * S + (h > 0 ? tag[h - 1]! : this.beforeRoot)]!, GOLDEN) >>> sh]! +
+      w[Math.imul(triple ^ ta[3 * S + tag[h + 1]!]!, GOLDEN) >>> sh]! +
+      w[Math.imul(this.tagWordH[dir * S + th]! ^ words[m * WORD_WIDTH + W_TAGWORD]!, GOLDEN) >>> sh]! +
+      w[Math.imul(this.wordTagH[dir * S + tm]! ^ words[h * WORD_WIDTH + W_WORDTAG]!, GOLDEN) >>> sh]! +
+      w[this.biasIdx]!;
+    const lo = h < m ? h : m;
+    const hi = h < m ? m : h;
+    const W = BETWEEN_WINDOW;
+    const firstEnd = hi - lo - 1 <= 2 * W ? hi - 1 : lo + W;
+    const secondStart = hi - lo - 1 <= 2 * W ? hi : hi - W;
+    const bt = 4 * S;
+    for (let p = lo + 1; p <= firstEnd; p++)
+      s +=
+        w[Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh]! +
+        w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
+    for (let p = secondStart; p < hi; p++)
+      s +=
+        w[Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh]! +
+        w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
+    const d = Math.fround((h - m) * this.invScale);
+    return s + (w[this.distIdx[dir]!]! + w[this.pairDistIdx[th * S + tm]!]!) * d;
+  }
+
   private tagName(id: number): string {
     if (id === 0) return "<root>";
     if (id === this.endTag) return "</s>";

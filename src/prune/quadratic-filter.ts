@@ -1,7 +1,7 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
-import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
+import { ArcFilterFeatures, DEFAULT_DIST_SCALE } from "./arc-filter-features.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 
@@ -32,8 +32,6 @@ export class QuadraticFilter implements ArcPruner {
   readonly kind = QUADRATIC_KIND;
   /** The feature extractor. */
   readonly features: ArcFilterFeatures;
-  private readonly idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
-  private readonly val = new Float32Array(MAX_ARC_FILTER_FEATURES);
   /** Arcs scored by the last `prune` (the arcs that reached this pass). */
   scored = 0;
 
@@ -73,13 +71,7 @@ export class QuadraticFilter implements ArcPruner {
 
   /** Score of arc h→m of the last prepared sentence (higher: more surely not an arc). */
   score(h: number, m: number): number {
-    const idx = this.idx;
-    const val = this.val;
-    const w = this.weights;
-    const k = this.features.extract(h, m, idx, val);
-    let s = 0;
-    for (let j = 0; j < k; j++) s += w[idx[j]!]! * val[j]!;
-    return s * this.scale;
+    return this.features.scoreArc(h, m, this.weights) * this.scale;
   }
 
   /**
@@ -104,13 +96,16 @@ export class QuadraticFilter implements ArcPruner {
     const size = mask.size;
     const bits = mask.bits;
     const thr = this.threshold;
+    const fx = this.features;
+    const w = this.weights;
+    const q = this.scale;
     let scored = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       for (let m = 1; m <= n; m++) {
         if (bits[row + m] === 0) continue;
         scored++;
-        if (this.score(h, m) > thr) bits[row + m] = 0;
+        if (fx.scoreArc(h, m, w) * q > thr) bits[row + m] = 0;
       }
     }
     this.scored = scored;
