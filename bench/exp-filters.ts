@@ -148,7 +148,8 @@ export const experiment: Experiment = {
           `filters: --load wants LABEL=FILE with LABEL one of ${STAGES.map((st) => st.label).join(", ")}; got "${item}"`,
           2,
         );
-      if (!existsSync(item.slice(eq + 1))) throw new BenchAbort(`filters: ${item.slice(eq + 1)}: not found`, 2);
+      if (!existsSync(item.slice(eq + 1)))
+        throw new BenchAbort(`filters: ${item.slice(eq + 1)}: not found`, 2);
       preloaded.set(label, item.slice(eq + 1));
     }
     ctx.note(ctx.header());

@@ -153,7 +153,12 @@ export const experiment: Experiment = {
     const rlq = load(v.rlq);
     // The joint model at the operating point (re-tuned on dev) that keeps at least `ref`'s dev coverage,
     // as the paper tuned Joint P1 and P2 to the coverage of R+L and R+L+Q.
-    const retuned = (c: PruningCascade, ref: PruningCascade, name: string, refName: string): PruningCascade => {
+    const retuned = (
+      c: PruningCascade,
+      ref: PruningCascade,
+      name: string,
+      refName: string,
+    ): PruningCascade => {
       const j = lastJoint(c);
       if (j === null) return c;
       const target = evaluateCascade(ref, dev, vocab).scores.coverage;
