@@ -13,7 +13,7 @@ import { TagMap } from "../src/prune/tag-map.js";
 import { roleAblation, roleDecisionQuality } from "../src/prune/token-role-analysis.js";
 import { NUM_ROLES, ROLE, ROLE_NAMES, roleLabels } from "../src/prune/token-role-decisions.js";
 import { TOKEN_TEMPLATES, tokenFeatureIndex } from "../src/prune/token-role-features.js";
-import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
+import { pairWeights, TokenRoleFilter } from "../src/prune/token-role-filter.js";
 import { hashString } from "../src/util/hash.js";
 import { Rng } from "../src/util/rng.js";
 import { checkOnlyRemoves } from "./prune-helpers.js";
@@ -123,6 +123,40 @@ test("each token-role decision removes exactly the arcs it should (hand-set weig
       assert.ok(checkOnlyRemoves(f, sents, vocab) > 0);
     }
   assert.ok(misfires < triggers / 200, `${misfires} of ${triggers} decisions misfire`);
+});
+
+test("token scores equal the plain sum of the 16-bit weights of the extracted features, paired or copied", () => {
+  const rng = new Rng(9);
+  const bits = 12;
+  // Odd byte offset (2): pairWeights cannot view it and must copy; offset 0 is viewed in place.
+  for (const offset of [0, 1]) {
+    const store = new Int16Array((NUM_ROLES << bits) + offset);
+    const w = store.subarray(offset);
+    for (let i = 0; i < w.length; i++) w[i] = Math.floor(rng.next() * 65536) - 32768;
+    w[0] = -32768;
+    w[1] = 32767;
+    const pairs = pairWeights(w);
+    assert.equal(pairs.buffer === w.buffer, offset === 0);
+    for (let p = 0; p < pairs.length; p++) {
+      assert.equal((pairs[p]! << 16) >> 16, w[2 * p]);
+      assert.equal(pairs[p]! >> 16, w[2 * p + 1]);
+    }
+    const scales = Float64Array.from({ length: NUM_ROLES }, (_, d) => 0.5 + d);
+    const f = new TokenRoleFilter(tags, bits, w, scales, new Float64Array(NUM_ROLES));
+    const runner = new PruningCascade();
+    const buf = new Int32Array(256);
+    for (const s of sents.slice(0, 10)) {
+      const scores = f.scoreAll(runner.prepare(s, vocab)).slice();
+      for (let i = 1; i <= s.n; i++) {
+        const k = f.features.extract(i, buf);
+        for (let d = 0; d < NUM_ROLES; d++) {
+          let sum = 0;
+          for (let j = 0; j < k; j++) sum += w[(buf[j]! << 3) + d]!;
+          assert.equal(scores[i * NUM_ROLES + d], sum * scales[d]!);
+        }
+      }
+    }
+  }
 });
 
 test("the linear filter survives a model-file round trip (weights, thresholds, info)", () => {

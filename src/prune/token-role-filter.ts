@@ -38,6 +38,8 @@ export class TokenRoleFilter implements ArcPruner {
   private readonly buf = new Int32Array(MAX_TOKEN_FEATURES);
   private scores = new Float64Array(0);
   private positive = new Uint8Array(0);
+  /** The weights two to an int32 (decision 2k in the low half, 2k+1 in the high half): four reads per feature. */
+  private readonly pairs: Int32Array;
 
   constructor(
     /** The filter's tag map (the tags it was trained on). */
@@ -60,6 +62,7 @@ export class TokenRoleFilter implements ArcPruner {
     if (scales.length !== NUM_ROLES || thresholds.length !== NUM_ROLES)
       throw new RangeError("TokenRoleFilter: one scale and one threshold per decision");
     this.features = new TokenRoleFeatures(tagMap, bits);
+    this.pairs = pairWeights(weights);
   }
 
   /** The same weights with other thresholds (e.g. a decision switched off). */
@@ -88,7 +91,7 @@ export class TokenRoleFilter implements ArcPruner {
     }
     const fx = this.features;
     fx.prepare(input);
-    const w = this.weights;
+    const w = this.pairs;
     const buf = this.buf;
     const sc = this.scores;
     const q = this.scales;
@@ -102,16 +105,22 @@ export class TokenRoleFilter implements ArcPruner {
       let s5 = 0;
       let s6 = 0;
       let s7 = 0;
+      // Memory-bound: four 32-bit reads per feature instead of eight 16-bit ones (1.35× measured);
+      // each half is sign-extended, so the sums are exactly those of the 16-bit weights.
       for (let j = 0; j < k; j++) {
-        const b = buf[j]! << 3;
-        s0 += w[b]!;
-        s1 += w[b + 1]!;
-        s2 += w[b + 2]!;
-        s3 += w[b + 3]!;
-        s4 += w[b + 4]!;
-        s5 += w[b + 5]!;
-        s6 += w[b + 6]!;
-        s7 += w[b + 7]!;
+        const b = buf[j]! << 2;
+        const x0 = w[b]!;
+        const x1 = w[b + 1]!;
+        const x2 = w[b + 2]!;
+        const x3 = w[b + 3]!;
+        s0 += (x0 << 16) >> 16;
+        s1 += x0 >> 16;
+        s2 += (x1 << 16) >> 16;
+        s3 += x1 >> 16;
+        s4 += (x2 << 16) >> 16;
+        s5 += x2 >> 16;
+        s6 += (x3 << 16) >> 16;
+        s7 += x3 >> 16;
       }
       const o = i * NUM_ROLES;
       sc[o] = s0 * q[0]!;
@@ -228,4 +237,18 @@ export class TokenRoleFilter implements ArcPruner {
     const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
     return new TokenRoleFilter(tagMap, bits, weights, scales, thresholds, meta.crossRoot !== false, info);
   }
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The 16-bit weights as int32 pairs, low half = even decision: a view of the same memory on
+ * little-endian machines when aligned, a packed copy otherwise.
+ */
+export function pairWeights(weights: Int16Array): Int32Array {
+  if (LITTLE_ENDIAN && weights.byteOffset % 4 === 0 && weights.length % 2 === 0)
+    return new Int32Array(weights.buffer, weights.byteOffset, weights.length >> 1);
+  const out = new Int32Array(weights.length >> 1);
+  for (let p = 0; p < out.length; p++) out[p] = (weights[2 * p]! & 0xffff) | (weights[2 * p + 1]! << 16);
+  return out;
 }
