@@ -10,10 +10,15 @@ import { SparseRowsBuilder } from "./sparse-rows.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { Rng } from "../util/rng.js";
 
-/** Default cost grid of the quadratic filter's SVM (C1 for non-arcs, C2 for true arcs). */
+/**
+ * Default cost grid of the quadratic filter's SVM (C1 for non-arcs, C2 for true arcs). Small costs
+ * (strong regularisation) prune best on en_ewt dev: after Rules+Linear, at 99.5% coverage, C1 0.003
+ * and 0.01 reach 65.3–65.7% reduction against 62.3–63.6% for C1 0.1–1 (squared hinge).
+ */
 export const DEFAULT_QUADRATIC_COSTS: readonly FilterCosts[] = [
-  { c1: 0.1, c2: 1 },
-  { c1: 0.1, c2: 10 },
+  { c1: 0.003, c2: 1 },
+  { c1: 0.01, c2: 1 },
+  { c1: 0.01, c2: 0.1 },
 ];
 
 /** Options of `trainQuadraticFilter`. */

@@ -27,10 +27,15 @@ import {
 import { MAX_TOKEN_FEATURES, TokenRoleFeatures } from "./token-role-features.js";
 import { type RoleDecisionInfo, TokenRoleFilter } from "./token-role-filter.js";
 
-/** Default cost grid of the decision SVMs (C1 for "the decision holds", C2 for "it does not"). */
+/**
+ * Default cost grid of the decision SVMs (C1 for "the decision holds", C2 for "it does not"). On
+ * en_ewt dev this grid gives Rules+Linear 51.45% reduction at 99.7% coverage, against 50.80% for the
+ * earlier grid {0.1:1, 0.1:10}.
+ */
 export const DEFAULT_ROLE_COSTS: readonly FilterCosts[] = [
-  { c1: 0.1, c2: 1 },
-  { c1: 0.1, c2: 10 },
+  { c1: 0.01, c2: 0.1 },
+  { c1: 0.01, c2: 1 },
+  { c1: 0.03, c2: 1 },
 ];
 
 /**

@@ -24,11 +24,11 @@ export function costsOption(
   return grid;
 }
 
-/** The SVM learner of a filter kind, from --loss and --eps, logging each training run. */
-export function svmOption(kind: string, ctx: FilterTrainContext) {
+/** The SVM learner of a filter kind, from --loss (default `loss`) and --eps, logging each training run. */
+export function svmOption(kind: string, ctx: FilterTrainContext, loss: "l1" | "l2" = "l1") {
   const v = ctx.values as Record<string, string | undefined>;
   return makeSvmLearner({
-    loss: choiceOption("filter", "loss", v.loss, ["l1", "l2"] as const, "l1"),
+    loss: choiceOption("filter", "loss", v.loss, ["l1", "l2"] as const, loss),
     eps: numberOption("filter", "eps", v.eps, 0.5, { min: 1e-6 }),
     maxIter: numberOption("filter", "max-iter", v["max-iter"], 25, { integer: true, min: 1 }),
     onTrained: (r) =>
@@ -45,9 +45,9 @@ export const SVM_OPTIONS = {
   "max-iter": { type: "string" },
 } as const;
 
-/** Usage line of `SVM_OPTIONS`. */
-export const SVM_USAGE =
-  "          --loss l1|l2 (SVM hinge or squared hinge, default l1)  --eps E (SVM tolerance, default 0.5)\n" +
+/** Usage lines of `SVM_OPTIONS` for a kind whose default loss is `loss`. */
+export const svmUsage = (loss: "l1" | "l2") =>
+  `          --loss l1|l2 (SVM hinge or squared hinge, default ${loss})  --eps E (SVM tolerance, default 0.5)\n` +
   "          --max-iter N (most SVM passes, default 25)";
 
 const fmt = (c: readonly { c1: number; c2: number }[]) => c.map((x) => `${x.c1}:${x.c2}`).join(",");
@@ -70,7 +70,7 @@ export const linearKind: FilterKind = {
           --coverage P (dev coverage target of the whole cascade, %, default 99.7)
           --levels L,… (candidate losses per decision, % of dev gold arcs, default ${DEFAULT_ROLE_LEVELS.join(",")})
           --cross-root yes|no (a detected root also removes arcs crossing it; default yes)
-${SVM_USAGE}`,
+${svmUsage("l1")}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
     if (ctx.dev === undefined)

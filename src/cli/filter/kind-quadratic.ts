@@ -1,6 +1,6 @@
 import { DEFAULT_QUADRATIC_COSTS, trainQuadraticFilter } from "../../prune/train-quadratic.js";
 import { choiceOption, numberOption, UsageError } from "../args.js";
-import { costsOption, SVM_OPTIONS, SVM_USAGE, svmOption } from "./kind-linear.js";
+import { costsOption, SVM_OPTIONS, svmOption, svmUsage } from "./kind-linear.js";
 import type { FilterKind } from "./kind.js";
 
 /** `--kind quadratic`: the arc filter of Bergsma & Cherry (2010, §4.4), after the --after passes (rules + linear). */
@@ -22,7 +22,7 @@ export const quadraticKind: FilterKind = {
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
           --dist-scale S (distance features are (h-m)/S, default 10)
           --sample P (share of non-arcs trained on, each weighted 1/P; default 0.3)
-${SVM_USAGE}`,
+${svmUsage("l2")}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
     if (ctx.dev === undefined)
@@ -32,7 +32,7 @@ ${SVM_USAGE}`,
     if (ctx.prefix.empty)
       ctx.log("quadratic: no --after passes: training on every arc (the paper runs it after rules + linear)");
     const r = trainQuadraticFilter(ctx.train, ctx.dev, ctx.vocab, {
-      learner: svmOption("quadratic", ctx),
+      learner: svmOption("quadratic", ctx, "l2"),
       tags: choiceOption("filter", "tags", v.tags, ["upos", "xpos", "auto"] as const, "auto"),
       bits: numberOption("filter", "bits", v.bits, 20, { integer: true, min: 8, max: 26 }),
       costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
