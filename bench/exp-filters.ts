@@ -108,8 +108,10 @@ function taggedData(
 /**
  * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,table5,table6,figure2,table7]
  * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
- * [--rows LABELS] [--load LABEL=FILE,…]` (--rows: only these Table 4 rows, e.g. Len-Vine,Tag-Vine,Rules;
- * --load: rows read from filter files trained earlier, e.g. Rules+Linear=rl.vpf, instead of retrained).
+ * [--rows LABELS] [--load LABEL=FILE,…] [--extra LABEL=FILE,…]` (--rows: only these Table 4 rows, e.g.
+ * Len-Vine,Tag-Vine,Rules; --load: rows read from filter files trained earlier, e.g. Rules+Linear=rl.vpf,
+ * instead of retrained; --extra: further rows from any filter or cascade file, e.g. Joint+Quad=jq.vpf,
+ * measured like the others and usable in --parse-filters and --train-filters).
  * T: training data with predicted (jack-knifed) tags, D: dev with predicted tags and gold heads
  * (default: made once and cached in out/cache/<tb>/).
  */
@@ -130,6 +132,7 @@ export const experiment: Experiment = {
       "train-limit": { type: "string" },
       rows: { type: "string" },
       load: { type: "string" },
+      extra: { type: "string" },
     });
     const tb = values.tb ?? "en_ewt";
     const parts = new Set((values.parts ?? "table4,table5,table6,figure2,table7").split(","));
@@ -138,20 +141,28 @@ export const experiment: Experiment = {
     const limit = numberOption("filters", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
     const orders = (values.orders ?? "1,2").split(",").map(Number);
     const wanted = values.rows === undefined ? null : new Set(values.rows.split(","));
-    // --load LABEL=FILE,…: rows taken from filter files trained earlier instead of being retrained.
-    const preloaded = new Map<string, string>();
-    for (const item of values.load === undefined ? [] : values.load.split(",")) {
-      const eq = item.indexOf("=");
-      const label = item.slice(0, eq);
-      if (eq <= 0 || !STAGES.some((st) => st.label === label))
-        throw new BenchAbort(
-          `filters: --load wants LABEL=FILE with LABEL one of ${STAGES.map((st) => st.label).join(", ")}; got "${item}"`,
-          2,
-        );
-      if (!existsSync(item.slice(eq + 1)))
-        throw new BenchAbort(`filters: ${item.slice(eq + 1)}: not found`, 2);
-      preloaded.set(label, item.slice(eq + 1));
-    }
+    // --load LABEL=FILE,…: rows taken from filter files trained earlier instead of being retrained;
+    // --extra LABEL=FILE,…: rows of other filter files (any label but the paper's).
+    const fileRows = (option: "load" | "extra", paper: boolean): Map<string, string> => {
+      const rows = new Map<string, string>();
+      for (const item of values[option] === undefined ? [] : values[option].split(",")) {
+        const eq = item.indexOf("=");
+        const label = item.slice(0, eq);
+        if (eq <= 0 || STAGES.some((st) => st.label === label) !== paper)
+          throw new BenchAbort(
+            paper
+              ? `filters: --load wants LABEL=FILE with LABEL one of ${STAGES.map((st) => st.label).join(", ")}; got "${item}"`
+              : `filters: --extra wants LABEL=FILE with a LABEL of its own (not a Table 4 row); got "${item}"`,
+            2,
+          );
+        if (!existsSync(item.slice(eq + 1)))
+          throw new BenchAbort(`filters: ${item.slice(eq + 1)}: not found`, 2);
+        rows.set(label, item.slice(eq + 1));
+      }
+      return rows;
+    };
+    const preloaded = fileRows("load", true);
+    const extra = fileRows("extra", false);
     ctx.note(ctx.header());
     const data =
       values.train !== undefined && values.dev !== undefined
@@ -205,6 +216,12 @@ export const experiment: Experiment = {
       }
       cascades.set(st.label, c);
       trained.push({ label: st.label, c, trainSeconds: (performance.now() - t0) / 1000 });
+    }
+    for (const [label, file] of extra) {
+      const c = loadCascade(file);
+      ctx.note(`${label}: loaded from ${file} (${c.name})`);
+      cascades.set(label, c);
+      trained.push({ label, c, trainSeconds: null });
     }
     // Filter time: median of `reps` runs over dev, the rows interleaved (A B C … A B C …), after a
     // warm-up run of each, so no row pays for the JIT or for training garbage.
