@@ -48,8 +48,12 @@ export const MAX_ARC_FILTER_FEATURES = 32;
 /** Positions between head and modifier within this distance of either end are counted (Table 3: ±5). */
 export const BETWEEN_WINDOW = 5;
 
-/** Default divisor of the distance features: arcs of length 10 get value ±1, like a binary feature. */
-export const DEFAULT_DIST_SCALE = 10;
+/**
+ * Default divisor of the distance features: arcs of length 100 get value ±1. Small real values make
+ * the L2-regularised SVM lean on distance less; on en_ewt dev (after Rules+Linear, 99.5% coverage)
+ * the scales 3 / 10 / 30 / 100 / 1000 reached 64.52 / 65.77 / 66.27 / 66.53 / 65.97% reduction.
+ */
+export const DEFAULT_DIST_SCALE = 100;
 
 const SEED = 0x3c6ef372;
 const ATOM_SEED = 0x510e527f;

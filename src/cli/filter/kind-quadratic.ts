@@ -1,3 +1,4 @@
+import { DEFAULT_DIST_SCALE } from "../../prune/arc-filter-features.js";
 import { DEFAULT_QUADRATIC_COSTS, trainQuadraticFilter } from "../../prune/train-quadratic.js";
 import { choiceOption, numberOption, UsageError } from "../args.js";
 import { costsOption, SVM_OPTIONS, svmOption, svmUsage } from "./kind-linear.js";
@@ -20,7 +21,7 @@ export const quadraticKind: FilterKind = {
   usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
           --costs C1:C2,… (SVM cost grid, default ${DEFAULT_QUADRATIC_COSTS.map((x) => `${x.c1}:${x.c2}`).join(",")})
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
-          --dist-scale S (distance features are (h-m)/S, default 10)
+          --dist-scale S (distance features are (h-m)/S, default ${DEFAULT_DIST_SCALE})
           --sample P (share of non-arcs trained on, each weighted 1/P; default 0.3)
 ${svmUsage("l2")}`,
   train(ctx) {
@@ -37,7 +38,7 @@ ${svmUsage("l2")}`,
       bits: numberOption("filter", "bits", v.bits, 20, { integer: true, min: 8, max: 26 }),
       costs: costsOption("quadratic", v.costs, DEFAULT_QUADRATIC_COSTS),
       coverage: numberOption("filter", "coverage", v.coverage, 99.5, { min: 50, max: 100 }),
-      distScale: numberOption("filter", "dist-scale", v["dist-scale"], 10, { min: 0.001 }),
+      distScale: numberOption("filter", "dist-scale", v["dist-scale"], DEFAULT_DIST_SCALE, { min: 0.001 }),
       sample: numberOption("filter", "sample", v.sample, 0.3, { min: 0.001, max: 1 }),
       prefix: ctx.prefix,
       log: ctx.log,
