@@ -148,6 +148,7 @@ export const experiment: Experiment = {
       for (const item of values[option] === undefined ? [] : values[option].split(",")) {
         const eq = item.indexOf("=");
         const label = item.slice(0, eq);
+        const file = item.slice(eq + 1);
         if (eq <= 0 || STAGES.some((st) => st.label === label) !== paper)
           throw new BenchAbort(
             paper
@@ -155,9 +156,8 @@ export const experiment: Experiment = {
               : `filters: --extra wants LABEL=FILE with a LABEL of its own (not a Table 4 row); got "${item}"`,
             2,
           );
-        if (!existsSync(item.slice(eq + 1)))
-          throw new BenchAbort(`filters: ${item.slice(eq + 1)}: not found`, 2);
-        rows.set(label, item.slice(eq + 1));
+        if (!existsSync(file)) throw new BenchAbort(`filters: ${file}: not found`, 2);
+        rows.set(label, file);
       }
       return rows;
     };
@@ -196,14 +196,17 @@ export const experiment: Experiment = {
       return prefix.concat(passes);
     };
     const trained: { label: string; c: PruningCascade; trainSeconds: number | null }[] = [];
+    const addLoaded = (label: string, file: string) => {
+      const c = loadCascade(file);
+      ctx.note(`${label}: loaded from ${file} (${c.name})`);
+      cascades.set(label, c);
+      trained.push({ label, c, trainSeconds: null });
+    };
     for (const st of STAGES) {
       if (wanted !== null && !wanted.has(st.label)) continue;
       const file = preloaded.get(st.label);
       if (file !== undefined) {
-        const c = loadCascade(file);
-        ctx.note(`${st.label}: loaded from ${file} (${c.name})`);
-        cascades.set(st.label, c);
-        trained.push({ label: st.label, c, trainSeconds: null });
+        addLoaded(st.label, file);
         continue;
       }
       const t0 = performance.now();
@@ -217,12 +220,7 @@ export const experiment: Experiment = {
       cascades.set(st.label, c);
       trained.push({ label: st.label, c, trainSeconds: (performance.now() - t0) / 1000 });
     }
-    for (const [label, file] of extra) {
-      const c = loadCascade(file);
-      ctx.note(`${label}: loaded from ${file} (${c.name})`);
-      cascades.set(label, c);
-      trained.push({ label, c, trainSeconds: null });
-    }
+    for (const [label, file] of extra) addLoaded(label, file);
     // Filter time: median of `reps` runs over dev, the rows interleaved (A B C … A B C …), after a
     // warm-up run of each, so no row pays for the JIT or for training garbage.
     const evals = trained.map((t) => evaluateCascade(t.c, dev, vocab));

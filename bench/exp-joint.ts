@@ -4,7 +4,7 @@
 // coverage, reduction, filter time, and first- and second-order parse time and UAS-P in one
 // interleaved run). Filters are trained beforehand with `vineparse filter train` (training one joint
 // filter takes minutes; the commands are in the results file) and given to the bench as files.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import type { Sentence } from "../src/corpus/sentence.js";
 import { loadCorpus } from "../src/corpus/load.js";
@@ -12,7 +12,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
-import { encodeModel } from "../src/model/model-file.js";
+import { encodeModel, writeModelFile } from "../src/model/model-file.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { parsePruned } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
@@ -174,7 +174,7 @@ export const experiment: Experiment = {
     if (p2 === null && joint !== null && rlq !== null) {
       p2 = retuned(joint, rlq, "Joint P2", "Rules+Linear+Quad");
       if (v.p2 !== undefined) {
-        writeFileSync(v.p2, encodeModel(cascadeModelData(p2)));
+        writeModelFile(v.p2, cascadeModelData(p2));
         ctx.note(`Joint P2 written to ${v.p2}`);
       }
     }

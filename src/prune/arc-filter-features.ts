@@ -55,6 +55,15 @@ export const BETWEEN_WINDOW = 5;
  */
 export const DEFAULT_DIST_SCALE = 100;
 
+/**
+ * The position after p in the walk over the positions counted between lo and hi (lo < p < hi): every
+ * one when the gap is at most 2·BETWEEN_WINDOW, else lo+1 … lo+W and then hi−W … hi−1. Start at lo + 1,
+ * stop at hi.
+ */
+export function nextBetween(p: number, lo: number, hi: number): number {
+  return p - lo === BETWEEN_WINDOW && hi - p > BETWEEN_WINDOW + 1 ? hi - BETWEEN_WINDOW : p + 1;
+}
+
 const SEED = 0x3c6ef372;
 const ATOM_SEED = 0x510e527f;
 /** Odd multiplier of the conjunction hash (Fibonacci hashing: the top bits are well mixed). */
@@ -267,24 +276,15 @@ export class ArcFilterFeatures {
     let k = 11;
     const lo = h < m ? h : m;
     const hi = h < m ? m : h;
-    const W = BETWEEN_WINDOW;
-    // Positions strictly between, within W of either end: lo+1 … lo+W and hi-W … hi-1.
-    const firstEnd = hi - lo - 1 <= 2 * W ? hi - 1 : lo + W;
-    const secondStart = hi - lo - 1 <= 2 * W ? hi : hi - W;
+    // Positions strictly between, within BETWEEN_WINDOW of either end.
     const bt = 4 * S;
-    for (let p = lo + 1; p <= firstEnd; p++) {
+    for (let p = lo + 1; p < hi; p = nextBetween(p, lo, hi)) {
       idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
       val[k++] = 1;
       idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
       val[k++] = 1;
     }
-    for (let p = secondStart; p < hi; p++) {
-      idx[k] = Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh;
-      val[k++] = 1;
-      idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
-      val[k++] = 1;
-    }
-    if (names !== null) this.pushNames(names, h, m, firstEnd, secondStart);
+    if (names !== null) this.pushNames(names, h, m);
     return k;
   }
 
@@ -316,15 +316,8 @@ export class ArcFilterFeatures {
       w[this.biasIdx]!;
     const lo = h < m ? h : m;
     const hi = h < m ? m : h;
-    const W = BETWEEN_WINDOW;
-    const firstEnd = hi - lo - 1 <= 2 * W ? hi - 1 : lo + W;
-    const secondStart = hi - lo - 1 <= 2 * W ? hi : hi - W;
     const bt = 4 * S;
-    for (let p = lo + 1; p <= firstEnd; p++)
-      s +=
-        w[Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh]! +
-        w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
-    for (let p = secondStart; p < hi; p++)
+    for (let p = lo + 1; p < hi; p = nextBetween(p, lo, hi))
       s +=
         w[Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh]! +
         w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
@@ -346,7 +339,7 @@ export class ArcFilterFeatures {
     return this.vocab!.form.strings[this.sentence!.form[p]!]!.toLowerCase();
   }
 
-  private pushNames(names: string[], h: number, m: number, firstEnd: number, secondStart: number): void {
+  private pushNames(names: string[], h: number, m: number): void {
     const tag = this.tag;
     const t = (p: number) => this.tagName(p < 0 ? this.beforeRoot : tag[p]!);
     const d = h < m ? "h<m" : "h>m";
@@ -368,7 +361,6 @@ export class ArcFilterFeatures {
     const lo = h < m ? h : m;
     const one = (p: number) =>
       names.push(`${hm} ⇒ count tag ${t(p)}`, `${hm} ⇒ count word ${this.wordName(p)}`);
-    for (let p = lo + 1; p <= firstEnd; p++) one(p);
-    for (let p = secondStart; p < hi; p++) one(p);
+    for (let p = lo + 1; p < hi; p = nextBetween(p, lo, hi)) one(p);
   }
 }
