@@ -6,7 +6,9 @@ import {
   ARC_TEMPLATES,
   ArcFilterFeatures,
   arcFeatureIndex,
+  distanceBucket,
   MAX_ARC_FILTER_FEATURES,
+  spanValue,
 } from "../src/prune/arc-filter-features.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import {
@@ -213,29 +215,127 @@ test("Table 3: between-counts look only within 5 positions of either end, repeat
   assert.equal(k2, 11 + 2 * 10);
 });
 
+test("coarse templates: UPOS triple, length bucket, neighbours and span counts of hand-worked arcs", () => {
+  const words = ["The", "dog", "barked", "at", "the", "cat", "."];
+  const up = ["DET", "NOUN", "VERB", "ADP", "DET", "NOUN", "PUNCT"];
+  const xp = ["DT", "NN", "VBD", "IN", "DT", "NN", "."];
+  const s = sentenceFromWords(words, up, xp, vocab);
+  const tags = new TagMap(["DT", "NN", "VBD", "IN", "."], "xpos");
+  const coarse = new TagMap(["DET", "NOUN", "VERB", "ADP", "PUNCT"], "upos");
+  const bits = 24;
+  const fx = new ArcFilterFeatures(tags, bits, 10, coarse);
+  const plain = new ArcFilterFeatures(tags, bits, 10);
+  fx.prepare(input(s));
+  plain.prepare(input(s));
+  const [DET, NOUN, VERB, ADP] = [1, 2, 3, 4];
+  const END = coarse.size; // after the last token
+  const A = ARC_TEMPLATES;
+  const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+  const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  const names: string[] = [];
+  // barked (3) → cat (6): head left, "at the" between (ADP, DET), cat's right neighbour is ".".
+  const k = fx.extract(3, 6, idx, val, names);
+  const base = plain.extract(
+    3,
+    6,
+    new Int32Array(MAX_ARC_FILTER_FEATURES),
+    new Float32Array(MAX_ARC_FILTER_FEATURES),
+  );
+  assert.equal(k, base + 6 + 2);
+  const right = 0; // sign(h - m) < 0
+  const PUNCT = 5;
+  const expected: [number, number, string][] = [
+    [arcFeatureIndex(A.coarseTriple, right, VERB, NOUN, 0, bits), 1, "h<m ctag[h]=VERB ctag[m]=NOUN"],
+    [
+      arcFeatureIndex(A.coarseDistance, right, VERB, NOUN, 3, bits),
+      1,
+      "h<m ctag[h]=VERB ctag[m]=NOUN length 3-4",
+    ],
+    [
+      arcFeatureIndex(A.coarseModPrev, right, VERB, NOUN, DET, bits),
+      1,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ctag[m-1]=DET",
+    ],
+    [
+      arcFeatureIndex(A.coarseModNext, right, VERB, NOUN, PUNCT, bits),
+      1,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ctag[m+1]=PUNCT",
+    ],
+    [
+      arcFeatureIndex(A.coarseHeadPrev, right, VERB, NOUN, NOUN, bits),
+      1,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ctag[h-1]=NOUN",
+    ],
+    [
+      arcFeatureIndex(A.coarseHeadNext, right, VERB, NOUN, ADP, bits),
+      1,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ctag[h+1]=ADP",
+    ],
+    [
+      arcFeatureIndex(A.coarseSpan, right, VERB, NOUN, DET, bits),
+      0.5,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ⇒ span count DET (1)",
+    ],
+    [
+      arcFeatureIndex(A.coarseSpan, right, VERB, NOUN, ADP, bits),
+      0.5,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ⇒ span count ADP (1)",
+    ],
+  ];
+  const got = Array.from(idx.subarray(base, k)).map((f, j) => [f, val[base + j], names[base + j]]);
+  assert.deepEqual(got, expected);
+  // root (0) → "." (7): before-root left of the root, the end tag after ".", and the whole span
+  // counted (not only ±5): DET ×2, NOUN ×2, VERB, ADP.
+  names.length = 0;
+  const k2 = fx.extract(0, 7, idx, val, names);
+  const b2 = k2 - 6 - 4;
+  assert.deepEqual(names.slice(b2 + 2, b2 + 6), [
+    "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[m-1]=NOUN",
+    "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[m+1]=</s>",
+    "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[h-1]=<s>",
+    "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[h+1]=DET",
+  ]);
+  assert.equal(idx[b2 + 3], arcFeatureIndex(A.coarseModNext, right, 0, PUNCT, END, bits));
+  assert.equal(idx[b2 + 4], arcFeatureIndex(A.coarseHeadPrev, right, 0, PUNCT, END + 1, bits));
+  assert.deepEqual(Array.from(val.subarray(b2 + 6, k2)), [
+    spanValue(2),
+    spanValue(2),
+    spanValue(1),
+    spanValue(1),
+  ]);
+  assert.equal(spanValue(2), Math.fround(Math.log2(3) / 2));
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 7, 8, 12, 13, 20, 21, 90].map(distanceBucket),
+    [1, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7],
+  );
+});
+
 test("Table 3: scoreArc sums exactly the weights of the features extract writes", () => {
   // 14 tokens, so arcs both shorter and longer than the between window, in both directions.
   const forms = ["a", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "saw", "."];
   const xp = ["DT", "DT", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "NN", "VBD", "."];
   const s = sentenceFromWords(forms, xp, xp, vocab);
   const bits = 12;
-  const fx = new ArcFilterFeatures(new TagMap(["DT", "NN", "VBD", "."], "xpos"), bits, 7);
-  fx.prepare(input(s));
-  let seed = 12345;
-  const w = Int16Array.from({ length: 1 << bits }, () => {
-    seed = (Math.imul(seed, 1103515245) + 12345) | 0;
-    return (seed >> 8) % 3000;
-  });
-  const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
-  const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
-  for (let h = 0; h <= s.n; h++)
-    for (let m = 1; m <= s.n; m++) {
-      if (h === m) continue;
-      const k = fx.extract(h, m, idx, val);
-      let want = 0;
-      for (let j = 0; j < k; j++) want += w[idx[j]!]! * val[j]!;
-      const got = fx.scoreArc(h, m, w);
-      assert.ok(Math.abs(got - want) < 1e-6 * (1 + Math.abs(want)), `arc ${h}→${m}: ${got} vs ${want}`);
-      assert.notEqual(got, 0);
-    }
+  const tags = new TagMap(["DT", "NN", "VBD", "."], "xpos");
+  for (const coarse of [null, new TagMap(["DT", "VBD"], "upos")]) {
+    const fx = new ArcFilterFeatures(tags, bits, 7, coarse);
+    fx.prepare(input(s));
+    let seed = 12345;
+    const w = Int16Array.from({ length: 1 << bits }, () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) | 0;
+      return (seed >> 8) % 3000;
+    });
+    const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
+    const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+    for (let h = 0; h <= s.n; h++)
+      for (let m = 1; m <= s.n; m++) {
+        if (h === m) continue;
+        const k = fx.extract(h, m, idx, val);
+        let want = 0;
+        for (let j = 0; j < k; j++) want += w[idx[j]!]! * val[j]!;
+        const got = fx.scoreArc(h, m, w);
+        assert.ok(Math.abs(got - want) < 1e-6 * (1 + Math.abs(want)), `arc ${h}→${m}: ${got} vs ${want}`);
+        assert.notEqual(got, 0);
+      }
+  }
 });

@@ -60,6 +60,22 @@ test("quadratic filter: hand-set weights remove exactly the arcs scoring above t
   const m = f.toModelData();
   m.meta.distScale = -1;
   assert.throws(() => QuadraticFilter.fromModelData(m, "q.vpf"), /q\.vpf: corrupted model: quadratic filter/);
+  // Version 1 files (before the coarse tags) load as Table 3 filters.
+  const v1 = f.toModelData();
+  v1.meta.version = 1;
+  delete v1.meta.coarse;
+  const old = QuadraticFilter.fromModelData(v1, "q.vpf");
+  assert.equal(old.coarseMap, null);
+  for (const s of dev.slice(0, 20)) {
+    const a = ArcMask.full(s.n);
+    const b = ArcMask.full(s.n);
+    f.prune(runner.prepare(s, vocab), a);
+    old.prune(runner.prepare(s, vocab), b);
+    assert.deepEqual(a.bits, b.bits);
+  }
+  const v2 = f.toModelData();
+  v2.meta.coarse = { column: "upos", tags: [1, 2] };
+  assert.throws(() => QuadraticFilter.fromModelData(v2, "q.vpf"), /bad coarse tag list/);
 });
 
 test("linear then quadratic training on a toy treebank: dev operating points as predicted", () => {
@@ -100,6 +116,9 @@ test("linear then quadratic training on a toy treebank: dev operating points as 
   assert.ok(e2.scores.reduction > e.scores.reduction);
   assert.ok(quad.examples > 0 && quad.examples < dev.length * 1000);
   assert.match(quad.filter.describe(), /strongest features/);
+  // XPOS filters read the coarse UPOS templates too (unless asked for Table 3 alone).
+  assert.notEqual(quad.filter.coarseMap, null);
+  assert.match(quad.filter.describe(), /coarse UPOS tags/);
   const back2 = cascadeFromModelData(decodeModel(encodeModel(cascadeModelData(full))), "q.vpf");
   assert.equal(back2.name, "linear+quadratic");
   for (const s of dev) assert.deepEqual(back2.prune(s, vocab).bits, full.prune(s, vocab).bits);

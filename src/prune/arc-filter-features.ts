@@ -37,13 +37,45 @@ export const ARC_TEMPLATES = {
   betweenTag: 11,
   /** word_k, tagshm ⇒ count of word_k between h and m (within 5 of either end) */
   betweenWord: 12,
+  /** ctagshm = (sign(h-m), ctag_h, ctag_m) over the coarse tags (UPOS; read with a coarse tag map) */
+  coarseTriple: 13,
+  /** distance bucket of |h-m| (1, 2, 3–4, 5–7, 8–12, 13–20, 21+), ctagshm */
+  coarseDistance: 14,
+  /** ctag_{m-1}, ctagshm */
+  coarseModPrev: 15,
+  /** ctag_{m+1}, ctagshm */
+  coarseModNext: 16,
+  /** ctag_{h-1}, ctagshm */
+  coarseHeadPrev: 17,
+  /** ctag_{h+1}, ctagshm */
+  coarseHeadNext: 18,
+  /** ctag_k, ctagshm ⇒ log2(1 + count of ctag_k anywhere between h and m) / 2 */
+  coarseSpan: 19,
 } as const;
 
 /** Names of the arc templates, indexed by template id. */
 export const ARC_TEMPLATE_NAMES: readonly string[] = Object.keys(ARC_TEMPLATES);
 
-/** Upper bound on the features one arc has (9 binary, 2 distances, 10 between tags, 10 between words). */
-export const MAX_ARC_FILTER_FEATURES = 32;
+/** Most coarse tags a filter may have (dense ids: root, tags, unknown). */
+export const MAX_COARSE_TAGS = 32;
+
+/**
+ * Upper bound on the features one arc has: 9 binary, 2 distances, 10 between tags, 10 between words
+ * (Table 3), and with coarse tags 6 binary and one span count per coarse tag.
+ */
+export const MAX_ARC_FILTER_FEATURES = 32 + 6 + MAX_COARSE_TAGS;
+
+/** Bucket of arc length d ≥ 1 for `coarseDistance`: 1, 2, 3–4, 5–7, 8–12, 13–20, 21+ → 1 … 7. */
+export function distanceBucket(d: number): number {
+  return d <= 2 ? d : d <= 4 ? 3 : d <= 7 ? 4 : d <= 12 ? 5 : d <= 20 ? 6 : 7;
+}
+
+/** Value of a coarse span count c ≥ 1: log2(1 + c) / 2, rounded to float32 (as feature values are stored). */
+export function spanValue(c: number): number {
+  return Math.fround(Math.log2(1 + c) / 2);
+}
+
+const SPAN_VALUES = Float32Array.from({ length: 64 }, (_, c) => spanValue(c));
 
 /** Positions between head and modifier within this distance of either end are counted (Table 3: ±5). */
 export const BETWEEN_WINDOW = 5;
@@ -89,14 +121,22 @@ function conjoined(template: number): boolean {
   );
 }
 
+/** Whether a template is ctagshm conjoined with one more value (a bucket or a coarse tag). */
+function coarseConjoined(template: number): boolean {
+  return template >= ARC_TEMPLATES.coarseDistance && template <= ARC_TEMPLATES.coarseSpan;
+}
+
 /**
  * Weight index of arc feature `template` in 2^bits slots, as the extractor computes it. For the
  * templates conjoined with tagshm, (a, b, c) = (dir, tag_h, tag_m) and x the extra value (a neighbour
  * or between tag id, or a between word's atom): the triple's hash XOR x's atom, times an odd constant,
- * top bits. For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
+ * top bits; the coarse templates likewise with (a, b, c) = (dir, ctag_h, ctag_m) and the coarse triple
+ * (x: a distance bucket or a coarse tag id). For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
  * (dir, tag_m) and x = word_h's atom (same construction). Other templates: the low bits of their hash
- * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0).
- * Tag ids are the filter's dense ids; words are `wordAtom`s.
+ * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0),
+ * coarseTriple (dir, ctag_h, ctag_m). Tag ids are the filter's dense ids (coarse ones of its coarse
+ * map, whose end tag is its size and before-root tag its size + 1, as for the main tags); words are
+ * `wordAtom`s.
  */
 export function arcFeatureIndex(
   template: number,
@@ -110,6 +150,8 @@ export function arcFeatureIndex(
   const shift = 32 - bits;
   if (conjoined(template))
     return Math.imul(arcBaseHash(T.triple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
+  if (coarseConjoined(template))
+    return Math.imul(arcBaseHash(T.coarseTriple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
   if (template === T.tagWord)
     return Math.imul(arcBaseHash(T.tagWord, a, b, 0) ^ arcValueAtom(T.tagWord, x), GOLDEN) >>> shift;
   if (template === T.wordTag)
@@ -172,6 +214,19 @@ export class ArcFilterFeatures {
   private readonly rootWords = new Int32Array(WORD_WIDTH);
   private sentence: Sentence | null = null;
   private vocab: Vocabularies | null = null;
+  /** Coarse tags: dense ids 0 … n + 1, and prefix counts count[p * cS + t] of tag t in 1 … p. */
+  private ctag = new Int32Array(0);
+  private ccount = new Int32Array(0);
+  /** Number of dense coarse ids in the tables (root, tags, unknown, end, before-root); 0 without. */
+  private readonly cS: number;
+  /** Width of a row of `cAtom` (at least 8, for the distance buckets). */
+  private readonly cW: number;
+  private readonly cTripleH: Int32Array;
+  /** Atoms of the coarse conjoined templates: row j = template coarseDistance + j, column = value. */
+  private readonly cAtom: Int32Array;
+  /** The coarse features of the current arc (written by `coarse`). */
+  private readonly cIdx = new Int32Array(6 + MAX_COARSE_TAGS);
+  private readonly cVal = new Float32Array(6 + MAX_COARSE_TAGS);
 
   constructor(
     /** The filter's tag map. */
@@ -180,6 +235,8 @@ export class ArcFilterFeatures {
     readonly bits: number,
     /** Divisor of the distance features (real-valued features are scaled to be O(1)). */
     readonly distScale = DEFAULT_DIST_SCALE,
+    /** Coarse tags (UPOS beside XPOS) read by the coarse templates; null: Table 3 features only. */
+    readonly coarseMap: TagMap | null = null,
   ) {
     const T = ARC_TEMPLATES;
     this.mask = (1 << bits) - 1;
@@ -214,6 +271,25 @@ export class ArcFilterFeatures {
     );
     this.biasIdx = arcBaseHash(T.bias, 0, 0, 0) & this.mask;
     wordValues("<root>", this.rootWords, 0);
+    if (coarseMap !== null && coarseMap.size > MAX_COARSE_TAGS)
+      throw new RangeError(`ArcFilterFeatures: at most ${MAX_COARSE_TAGS - 2} coarse tags`);
+    const cS = coarseMap === null ? 0 : coarseMap.size + 2;
+    this.cS = cS;
+    this.cW = Math.max(cS, 8);
+    this.cTripleH = new Int32Array(2 * cS * cS);
+    this.cAtom = new Int32Array(6 * this.cW);
+    for (let a = 0; a < cS; a++)
+      for (let dir = 0; dir < 2; dir++)
+        for (let b = 0; b < cS; b++)
+          this.cTripleH[(dir * cS + a) * cS + b] = arcBaseHash(T.coarseTriple, dir, a, b);
+    if (cS > 0)
+      for (let j = 0; j < 6; j++)
+        for (let x = 0; x < this.cW; x++) this.cAtom[j * this.cW + x] = arcValueAtom(T.coarseDistance + j, x);
+  }
+
+  /** Whether the coarse templates are read. */
+  get coarse(): boolean {
+    return this.cS > 0;
   }
 
   /** Reads sentence `input` (its tags through the tag map, its words' cached atoms). */
@@ -242,6 +318,59 @@ export class ArcFilterFeatures {
     }
     this.sentence = s;
     this.vocab = input.vocab;
+    const cS = this.cS;
+    if (cS > 0) {
+      if (this.ctag.length < n + 2) this.ctag = new Int32Array(this.tag.length);
+      if (this.ccount.length < (n + 1) * cS) this.ccount = new Int32Array(this.tag.length * cS);
+      const ct = this.ctag;
+      this.coarseMap!.fill(s, input.vocab, ct);
+      ct[n + 1] = cS - 2;
+      const cc = this.ccount;
+      cc.fill(0, 0, cS);
+      for (let p = 1; p <= n; p++) {
+        cc.copyWithin(p * cS, (p - 1) * cS, p * cS);
+        cc[p * cS + ct[p]!]!++;
+      }
+    }
+  }
+
+  /**
+   * Writes the coarse features of arc h→m into `cIdx` / `cVal` and returns how many: the coarse
+   * triple, its distance bucket and neighbours, and one span count per coarse tag between h and m.
+   */
+  private coarseFeatures(h: number, m: number): number {
+    const cS = this.cS;
+    const cW = this.cW;
+    const sh = this.shift;
+    const ct = this.ctag;
+    const a = this.cAtom;
+    const out = this.cIdx;
+    const val = this.cVal;
+    const dir = h < m ? 0 : 1;
+    const lo = h < m ? h : m;
+    const hi = h < m ? m : h;
+    const triple = this.cTripleH[(dir * cS + ct[h]!) * cS + ct[m]!]!;
+    out[0] = triple & this.mask;
+    out[1] = Math.imul(triple ^ a[distanceBucket(hi - lo)]!, GOLDEN) >>> sh;
+    out[2] = Math.imul(triple ^ a[cW + ct[m - 1]!]!, GOLDEN) >>> sh;
+    out[3] = Math.imul(triple ^ a[2 * cW + ct[m + 1]!]!, GOLDEN) >>> sh;
+    out[4] = Math.imul(triple ^ a[3 * cW + (h > 0 ? ct[h - 1]! : cS - 1)]!, GOLDEN) >>> sh;
+    out[5] = Math.imul(triple ^ a[4 * cW + ct[h + 1]!]!, GOLDEN) >>> sh;
+    for (let j = 0; j < 6; j++) val[j] = 1;
+    let k = 6;
+    if (hi - lo > 1) {
+      const cc = this.ccount;
+      const from = lo * cS;
+      const to = (hi - 1) * cS;
+      // Positions between are tokens: root, end and before-root never occur there.
+      for (let t = 1; t < cS - 2; t++) {
+        const c = cc[to + t]! - cc[from + t]!;
+        if (c === 0) continue;
+        out[k] = Math.imul(triple ^ a[5 * cW + t]!, GOLDEN) >>> sh;
+        val[k++] = c < 64 ? SPAN_VALUES[c]! : spanValue(c);
+      }
+    }
+    return k;
   }
 
   /**
@@ -284,6 +413,12 @@ export class ArcFilterFeatures {
       idx[k] = Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh;
       val[k++] = 1;
     }
+    if (this.cS > 0) {
+      const c = this.coarseFeatures(h, m);
+      idx.set(this.cIdx.subarray(0, c), k);
+      val.set(this.cVal.subarray(0, c), k);
+      k += c;
+    }
     if (names !== null) this.pushNames(names, h, m);
     return k;
   }
@@ -322,7 +457,14 @@ export class ArcFilterFeatures {
         w[Math.imul(triple ^ ta[bt + tag[p]!]!, GOLDEN) >>> sh]! +
         w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
     const d = Math.fround((h - m) * this.invScale);
-    return s + (w[this.distIdx[dir]!]! + w[this.pairDistIdx[th * S + tm]!]!) * d;
+    s += (w[this.distIdx[dir]!]! + w[this.pairDistIdx[th * S + tm]!]!) * d;
+    if (this.cS > 0) {
+      const c = this.coarseFeatures(h, m);
+      const ci = this.cIdx;
+      const cv = this.cVal;
+      for (let j = 0; j < c; j++) s += w[ci[j]!]! * cv[j]!;
+    }
+    return s;
   }
 
   private tagName(id: number): string {
@@ -362,5 +504,34 @@ export class ArcFilterFeatures {
     const one = (p: number) =>
       names.push(`${hm} ⇒ count tag ${t(p)}`, `${hm} ⇒ count word ${this.wordName(p)}`);
     for (let p = lo + 1; p < hi; p = nextBetween(p, lo, hi)) one(p);
+    if (this.cS > 0) {
+      const ct = this.ctag;
+      const cm = this.coarseMap!;
+      const ctn = (p: number) => {
+        const id = p < 0 ? this.cS - 1 : ct[p]!;
+        if (id === 0) return "<root>";
+        if (id === this.cS - 2) return "</s>";
+        if (id === this.cS - 1) return "<s>";
+        if (id === cm.unknown) return "<unk>";
+        return cm.tags[id - 1]!;
+      };
+      const chm = `${d} ctag[h]=${ctn(h)} ctag[m]=${ctn(m)}`;
+      const b = ["", "1", "2", "3-4", "5-7", "8-12", "13-20", "21+"][distanceBucket(hi - lo)];
+      names.push(
+        chm,
+        `${chm} length ${b}`,
+        `${chm} ctag[m-1]=${ctn(m - 1)}`,
+        `${chm} ctag[m+1]=${ctn(m + 1)}`,
+        `${chm} ctag[h-1]=${ctn(h - 1)}`,
+        `${chm} ctag[h+1]=${ctn(h + 1)}`,
+      );
+      const seen = new Set<number>();
+      for (let p = lo + 1; p < hi; p++) seen.add(ct[p]!);
+      for (const t of [...seen].sort((x, y) => x - y)) {
+        let c = 0;
+        for (let p = lo + 1; p < hi; p++) if (ct[p] === t) c++;
+        names.push(`${chm} ⇒ span count ${cm.tags[t - 1] ?? "<unk>"} (${c})`);
+      }
+    }
   }
 }

@@ -1,14 +1,14 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
-import { ArcFilterFeatures, DEFAULT_DIST_SCALE } from "./arc-filter-features.js";
+import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_COARSE_TAGS } from "./arc-filter-features.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 
 /** Model-file kind of the quadratic arc filter. */
 export const QUADRATIC_KIND = "quadratic";
-/** Version of its layout. */
-export const QUADRATIC_VERSION = 1;
+/** Version of its layout (2 added the coarse tags; version 1 files load as Table 3 filters). */
+export const QUADRATIC_VERSION = 2;
 
 /** What training recorded about the quadratic filter (for `filter show`; not needed to prune). */
 export interface QuadraticInfo {
@@ -24,8 +24,8 @@ export interface QuadraticInfo {
 
 /**
  * The quadratic-time arc filter of Bergsma & Cherry (2010, §4.4): one linear classifier scores every
- * arc the incoming mask still allows (Table 3 features, O(1) per arc) and removes the arcs scoring
- * above its threshold. Weights are 16-bit integers with one scale. Not reentrant.
+ * arc the incoming mask still allows (Table 3 features, O(1) per arc; with a coarse tag map also the
+ * coarse templates, O(coarse tags) per arc) and removes the arcs scoring above its threshold. Weights are 16-bit integers with one scale. Not reentrant.
  */
 export class QuadraticFilter implements ArcPruner {
   /** Always "quadratic". */
@@ -50,10 +50,12 @@ export class QuadraticFilter implements ArcPruner {
     readonly distScale = DEFAULT_DIST_SCALE,
     /** Training records (costs, dev scores, top features). */
     readonly info: QuadraticInfo = {},
+    /** Coarse tags (UPOS) of the coarse templates; null: the Table 3 features only. */
+    readonly coarseMap: TagMap | null = null,
   ) {
     if (weights.length !== 1 << bits)
       throw new RangeError(`QuadraticFilter: ${weights.length} weights for 2^${bits} slots`);
-    this.features = new ArcFilterFeatures(tagMap, bits, distScale);
+    this.features = new ArcFilterFeatures(tagMap, bits, distScale, coarseMap);
   }
 
   /** The same weights with another threshold. */
@@ -66,6 +68,7 @@ export class QuadraticFilter implements ArcPruner {
       threshold,
       this.distScale,
       info,
+      this.coarseMap,
     );
   }
 
@@ -124,6 +127,7 @@ export class QuadraticFilter implements ArcPruner {
         scale: this.scale,
         threshold: Number.isFinite(this.threshold) ? this.threshold : null,
         distScale: this.distScale,
+        coarse: this.coarseMap === null ? null : { column: this.coarseMap.column, tags: this.coarseMap.tags },
         ...this.info,
       },
       arrays: { delta: p.delta, value: p.value },
@@ -136,7 +140,11 @@ export class QuadraticFilter implements ArcPruner {
     const t = this.threshold;
     const lines = [
       `quadratic arc filter (Bergsma & Cherry 2010, §4.4): 2^${this.bits} hashed feature slots, ` +
-        `${this.tagMap.column.toUpperCase()} tags (${this.tagMap.tags.length}), distances divided by ${this.distScale}`,
+        `${this.tagMap.column.toUpperCase()} tags (${this.tagMap.tags.length})` +
+        (this.coarseMap === null
+          ? " (Table 3 features)"
+          : ` and coarse ${this.coarseMap.column.toUpperCase()} tags (${this.coarseMap.tags.length})`) +
+        `, distances divided by ${this.distScale}`,
       `removes an arc when its score > ${Number.isFinite(t) ? t.toPrecision(4) : "∞ (never)"}` +
         (inf.c1 !== undefined ? `; C1 ${inf.c1} C2 ${inf.c2}` : "") +
         (inf.coverage !== undefined ? `; dev: coverage ${inf.coverage}%, reduction ${inf.reduction}%` : ""),
@@ -158,8 +166,9 @@ export class QuadraticFilter implements ArcPruner {
       scale?: number;
       threshold?: number | null;
       distScale?: number;
+      coarse?: { column?: unknown; tags?: unknown } | null;
     } & QuadraticInfo;
-    if (meta.version !== QUADRATIC_VERSION)
+    if (meta.version !== QUADRATIC_VERSION && meta.version !== 1)
       throw new VineparseError(
         "model-version",
         `quadratic filter version ${meta.version} is not supported`,
@@ -176,6 +185,16 @@ export class QuadraticFilter implements ArcPruner {
     if (typeof meta.scale !== "number" || !(meta.scale > 0)) throw bad("has a bad scale");
     if (meta.threshold !== null && typeof meta.threshold !== "number") throw bad("has a bad threshold");
     if (typeof meta.distScale !== "number" || !(meta.distScale > 0)) throw bad("has a bad distance scale");
+    const coarse = meta.version === 1 ? null : meta.coarse;
+    if (
+      coarse === undefined ||
+      (coarse !== null &&
+        ((coarse.column !== "upos" && coarse.column !== "xpos") ||
+          !Array.isArray(coarse.tags) ||
+          !coarse.tags.every((t) => typeof t === "string") ||
+          coarse.tags.length + 2 > MAX_COARSE_TAGS))
+    )
+      throw bad("has a bad coarse tag list");
     const { delta, value } = m.arrays;
     if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
       throw bad("lacks its weights");
@@ -194,6 +213,7 @@ export class QuadraticFilter implements ArcPruner {
       meta.threshold === null ? Number.POSITIVE_INFINITY : meta.threshold,
       meta.distScale,
       { c1, c2, coverage, reduction, top },
+      coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn),
     );
   }
 }

@@ -115,8 +115,13 @@ export const DEFAULT_RULE_BIAS = 1;
 export const DEFAULT_RULE_C1 = 1e-4;
 /** Default C2/C1 of every classifier without dev data. */
 export const DEFAULT_RULE_RATIO = 1000;
-/** Default coverage target of the rules on the development data (%). */
-export const DEFAULT_RULES_COVERAGE = 99.8;
+/**
+ * Default coverage target of the rules on the development data (%). The rules spend the least of a
+ * cascade's gold-arc budget: on en_ewt dev, rules at 99.8 / 99.9 / 99.95% (32.32 / 25.39 / 22.46%
+ * reduction alone) leave Rules+Linear at 51.45 / 53.81 / 54.72% for 99.70% coverage, because the
+ * token-role filters remove most of what the tag-only rules would, at a lower cost in gold arcs.
+ */
+export const DEFAULT_RULES_COVERAGE = 99.95;
 
 /** The costs one classifier was learned with (null: the classifier is off, it makes no rules). */
 export type RuleSetting = { c1: number; ratio: number } | null;
@@ -145,7 +150,7 @@ export interface RulesOptions {
   ratio?: number;
   /** Value of the constant bias feature of every example (default 1; 0: no bias). */
   biasValue?: number;
-  /** Coverage target on dev (%; default 99.8), earlier passes included. */
+  /** Coverage target on dev (%; default `DEFAULT_RULES_COVERAGE`), earlier passes included. */
   coverage?: number;
   /** Tag column (default: XPOS when informative, else UPOS). */
   column?: TagColumn;

@@ -16,6 +16,7 @@ export const quadraticKind: FilterKind = {
     coverage: { type: "string" },
     "dist-scale": { type: "string" },
     sample: { type: "string" },
+    coarse: { type: "string" },
     ...SVM_OPTIONS,
   },
   usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
@@ -23,6 +24,9 @@ export const quadraticKind: FilterKind = {
           --coverage P (dev coverage target of the whole cascade, %, default 99.5)
           --dist-scale S (distance features are (h-m)/S, default ${DEFAULT_DIST_SCALE})
           --sample P (share of non-arcs trained on, each weighted 1/P; default 0.3)
+          --coarse yes|no (with XPOS tags, also features over UPOS: the coarse tag triple with its
+            length bucket and neighbours, and counts of each UPOS tag between head and modifier;
+            no = the paper's Table 3 features only; default yes)
 ${svmUsage("l2")}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
@@ -40,6 +44,7 @@ ${svmUsage("l2")}`,
       coverage: numberOption("filter", "coverage", v.coverage, 99.5, { min: 50, max: 100 }),
       distScale: numberOption("filter", "dist-scale", v["dist-scale"], DEFAULT_DIST_SCALE, { min: 0.001 }),
       sample: numberOption("filter", "sample", v.sample, 0.3, { min: 0.001, max: 1 }),
+      coarse: choiceOption("filter", "coarse", v.coarse, ["yes", "no"] as const, "yes") === "yes",
       prefix: ctx.prefix,
       log: ctx.log,
     });
