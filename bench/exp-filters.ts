@@ -36,7 +36,12 @@ interface Stage {
   values: Record<string, string>;
   /** Figure 2: option settings swept for the curve (each merged over `values`). */
   sweep: Record<string, string>[];
+  /** Trained only as the prefix of a later row, not shown in Table 4. */
+  hidden?: boolean;
 }
+
+/** Dev coverage (%) of the linear stage inside the full Rules+Linear+Quad cascade. */
+const QUAD_LINEAR_COVERAGE = "99.8";
 
 /** The paper's rows (Table 4), each kind with the settings swept for Figure 2. */
 const STAGES: Stage[] = [
@@ -62,7 +67,18 @@ const STAGES: Stage[] = [
     sweep: ["99.5", "99.7", "99.8", "99.9", "99.95"].map((c) => ({ coverage: c })),
   },
   { label: "Rules+Linear", kind: "linear", after: "Rules", values: {}, sweep: [] },
-  { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear", values: {}, sweep: [] },
+  // The full cascade leaves the quadratic stage more of the gold-arc budget than the Rules+Linear row
+  // (at 99.7%) has: on en_ewt dev, linear stages at 99.7 / 99.75 / 99.8% before it gave 71.38 /
+  // 72.56 / 72.92% at 99.5%.
+  {
+    label: "Rules+Linear (for Quad)",
+    kind: "linear",
+    after: "Rules",
+    values: { coverage: QUAD_LINEAR_COVERAGE },
+    sweep: [],
+    hidden: true,
+  },
+  { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear (for Quad)", values: {}, sweep: [] },
 ];
 
 /** Median of a non-empty list. */
@@ -202,8 +218,15 @@ export const experiment: Experiment = {
       cascades.set(label, c);
       trained.push({ label, c, trainSeconds: null });
     };
+    // A hidden stage is trained when a row built on it is.
+    const shown = (label: string) => wanted === null || wanted.has(label);
+    const needed = (st: Stage) =>
+      st.hidden === true
+        ? STAGES.some((o) => o.after === st.label && shown(o.label) && !preloaded.has(o.label))
+        : shown(st.label);
+    const hiddenSeconds = new Map<string, number>();
     for (const st of STAGES) {
-      if (wanted !== null && !wanted.has(st.label)) continue;
+      if (!needed(st)) continue;
       const file = preloaded.get(st.label);
       if (file !== undefined) {
         addLoaded(st.label, file);
@@ -218,7 +241,18 @@ export const experiment: Experiment = {
         continue;
       }
       cascades.set(st.label, c);
-      trained.push({ label: st.label, c, trainSeconds: (performance.now() - t0) / 1000 });
+      let seconds = (performance.now() - t0) / 1000;
+      if (st.hidden === true) {
+        hiddenSeconds.set(st.label, seconds);
+        continue;
+      }
+      // A row built on a hidden stage also counts that stage's training.
+      const own = st.after === null ? undefined : hiddenSeconds.get(st.after);
+      if (own !== undefined) {
+        seconds += own;
+        ctx.note(`${st.label}: train s includes ${own.toFixed(1)} s for its own prefix "${st.after}"`);
+      }
+      trained.push({ label: st.label, c, trainSeconds: seconds });
     }
     for (const [label, file] of extra) addLoaded(label, file);
     // Filter time: median of `reps` runs over dev, the rows interleaved (A B C … A B C …), after a
@@ -299,7 +333,7 @@ export const experiment: Experiment = {
       const series: PlotSeries[] = [];
       const rows: Cell[][] = [];
       for (const st of STAGES) {
-        if (!cascades.has(st.label)) continue;
+        if (!cascades.has(st.label) || st.hidden === true) continue;
         if (st.sweep.length === 0) {
           // Linear and quadratic rows: the curve their training traced on dev (no retraining).
           const line = (logs.get(st.label) ?? []).find((l) => / curve /.test(l));

@@ -6,6 +6,7 @@ import {
   ARC_TEMPLATES,
   ArcFilterFeatures,
   arcFeatureIndex,
+  coarseFeatureIndex,
   distanceBucket,
   MAX_ARC_FILTER_FEATURES,
   spanValue,
@@ -229,6 +230,7 @@ test("coarse templates: UPOS triple, length bucket, neighbours and span counts o
   plain.prepare(input(s));
   const [DET, NOUN, VERB, ADP] = [1, 2, 3, 4];
   const END = coarse.size; // after the last token
+  const cS = coarse.size + 2; // and before-root
   const A = ARC_TEMPLATES;
   const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
   const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
@@ -245,47 +247,49 @@ test("coarse templates: UPOS triple, length bucket, neighbours and span counts o
   const right = 0; // sign(h - m) < 0
   const PUNCT = 5;
   const expected: [number, number, string][] = [
-    [arcFeatureIndex(A.coarseTriple, right, VERB, NOUN, 0, bits), 1, "h<m ctag[h]=VERB ctag[m]=NOUN"],
+    [coarseFeatureIndex(A.coarseTriple, right, VERB, NOUN, 0, bits, cS), 1, "h<m ctag[h]=VERB ctag[m]=NOUN"],
     [
-      arcFeatureIndex(A.coarseDistance, right, VERB, NOUN, 3, bits),
+      coarseFeatureIndex(A.coarseDistance, right, VERB, NOUN, 3, bits, cS),
       1,
       "h<m ctag[h]=VERB ctag[m]=NOUN length 3-4",
     ],
     [
-      arcFeatureIndex(A.coarseModPrev, right, VERB, NOUN, DET, bits),
+      coarseFeatureIndex(A.coarseModPrev, right, VERB, NOUN, DET, bits, cS),
       1,
       "h<m ctag[h]=VERB ctag[m]=NOUN ctag[m-1]=DET",
     ],
     [
-      arcFeatureIndex(A.coarseModNext, right, VERB, NOUN, PUNCT, bits),
+      coarseFeatureIndex(A.coarseModNext, right, VERB, NOUN, PUNCT, bits, cS),
       1,
       "h<m ctag[h]=VERB ctag[m]=NOUN ctag[m+1]=PUNCT",
     ],
     [
-      arcFeatureIndex(A.coarseHeadPrev, right, VERB, NOUN, NOUN, bits),
+      coarseFeatureIndex(A.coarseHeadPrev, right, VERB, NOUN, NOUN, bits, cS),
       1,
       "h<m ctag[h]=VERB ctag[m]=NOUN ctag[h-1]=NOUN",
     ],
     [
-      arcFeatureIndex(A.coarseHeadNext, right, VERB, NOUN, ADP, bits),
+      coarseFeatureIndex(A.coarseHeadNext, right, VERB, NOUN, ADP, bits, cS),
       1,
       "h<m ctag[h]=VERB ctag[m]=NOUN ctag[h+1]=ADP",
     ],
     [
-      arcFeatureIndex(A.coarseSpan, right, VERB, NOUN, DET, bits),
-      0.5,
-      "h<m ctag[h]=VERB ctag[m]=NOUN ⇒ span count DET (1)",
-    ],
-    [
-      arcFeatureIndex(A.coarseSpan, right, VERB, NOUN, ADP, bits),
+      coarseFeatureIndex(A.coarseSpan, right, VERB, NOUN, ADP, bits, cS),
       0.5,
       "h<m ctag[h]=VERB ctag[m]=NOUN ⇒ span count ADP (1)",
     ],
+    [
+      coarseFeatureIndex(A.coarseSpan, right, VERB, NOUN, DET, bits, cS),
+      0.5,
+      "h<m ctag[h]=VERB ctag[m]=NOUN ⇒ span count DET (1)",
+    ],
   ];
   const got = Array.from(idx.subarray(base, k)).map((f, j) => [f, val[base + j], names[base + j]]);
+  // A span shorter than the tag set lists its tags in order of first occurrence ("at the").
   assert.deepEqual(got, expected);
   // root (0) → "." (7): before-root left of the root, the end tag after ".", and the whole span
-  // counted (not only ±5): DET ×2, NOUN ×2, VERB, ADP.
+  // counted (not only ±5): DET ×2, NOUN ×2, VERB, ADP, listed in tag-id order (6 positions, as many
+  // as the coarse table has token tags and more).
   names.length = 0;
   const k2 = fx.extract(0, 7, idx, val, names);
   const b2 = k2 - 6 - 4;
@@ -295,8 +299,8 @@ test("coarse templates: UPOS triple, length bucket, neighbours and span counts o
     "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[h-1]=<s>",
     "h<m ctag[h]=<root> ctag[m]=PUNCT ctag[h+1]=DET",
   ]);
-  assert.equal(idx[b2 + 3], arcFeatureIndex(A.coarseModNext, right, 0, PUNCT, END, bits));
-  assert.equal(idx[b2 + 4], arcFeatureIndex(A.coarseHeadPrev, right, 0, PUNCT, END + 1, bits));
+  assert.equal(idx[b2 + 3], coarseFeatureIndex(A.coarseModNext, right, 0, PUNCT, END, bits, cS));
+  assert.equal(idx[b2 + 4], coarseFeatureIndex(A.coarseHeadPrev, right, 0, PUNCT, END + 1, bits, cS));
   assert.deepEqual(Array.from(val.subarray(b2 + 6, k2)), [
     spanValue(2),
     spanValue(2),
@@ -321,7 +325,7 @@ test("Table 3: scoreArc sums exactly the weights of the features extract writes"
     const fx = new ArcFilterFeatures(tags, bits, 7, coarse);
     fx.prepare(input(s));
     let seed = 12345;
-    const w = Int16Array.from({ length: 1 << bits }, () => {
+    const w = Int16Array.from({ length: fx.dim }, () => {
       seed = (Math.imul(seed, 1103515245) + 12345) | 0;
       return (seed >> 8) % 3000;
     });

@@ -121,22 +121,51 @@ function conjoined(template: number): boolean {
   );
 }
 
-/** Whether a template is ctagshm conjoined with one more value (a bucket or a coarse tag). */
-function coarseConjoined(template: number): boolean {
-  return template >= ARC_TEMPLATES.coarseDistance && template <= ARC_TEMPLATES.coarseSpan;
+/** Number of distance buckets (`distanceBucket` values 1 … 7, and 0 unused). */
+const BUCKETS = 8;
+
+/**
+ * Weights of the coarse templates beyond the 2^bits hashed slots, for a coarse table of cS ids (root,
+ * tags, unknown, end, before-root): they are few, so each has its own slot (no hashing, no collisions)
+ * in blocks by template, indexed by r = (dir · cS + ctag_h) · cS + ctag_m: coarseTriple r, coarseDistance
+ * r · 8 + bucket, then the four neighbour templates and coarseSpan, each r · cS + coarse tag.
+ */
+export function coarseWeightCount(cS: number): number {
+  return cS === 0 ? 0 : 2 * cS * cS * (1 + BUCKETS + 5 * cS);
+}
+
+/**
+ * Weight index of coarse template `template` (coarseTriple … coarseSpan) for (dir, ctag_h, ctag_m)
+ * and extra value x (a bucket or a coarse tag id; unused by coarseTriple), in a filter with 2^bits
+ * hashed slots and a coarse table of cS ids (the coarse map's size + 2).
+ */
+export function coarseFeatureIndex(
+  template: number,
+  dir: number,
+  ch: number,
+  cm: number,
+  x: number,
+  bits: number,
+  cS: number,
+): number {
+  const T = ARC_TEMPLATES;
+  const R = 2 * cS * cS;
+  const r = (dir * cS + ch) * cS + cm;
+  const base = 1 << bits;
+  if (template === T.coarseTriple) return base + r;
+  if (template === T.coarseDistance) return base + R + r * BUCKETS + x;
+  return base + R * (1 + BUCKETS) + (template - T.coarseModPrev) * R * cS + r * cS + x;
 }
 
 /**
  * Weight index of arc feature `template` in 2^bits slots, as the extractor computes it. For the
  * templates conjoined with tagshm, (a, b, c) = (dir, tag_h, tag_m) and x the extra value (a neighbour
  * or between tag id, or a between word's atom): the triple's hash XOR x's atom, times an odd constant,
- * top bits; the coarse templates likewise with (a, b, c) = (dir, ctag_h, ctag_m) and the coarse triple
- * (x: a distance bucket or a coarse tag id). For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
+ * top bits. For tagWord, (a, b) = (dir, tag_h) and x = word_m's atom; for wordTag, (a, c) =
  * (dir, tag_m) and x = word_h's atom (same construction). Other templates: the low bits of their hash
- * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0),
- * coarseTriple (dir, ctag_h, ctag_m). Tag ids are the filter's dense ids (coarse ones of its coarse
- * map, whose end tag is its size and before-root tag its size + 1, as for the main tags); words are
- * `wordAtom`s.
+ * of (a, b, c): dir (dir, 0, 0), bias (0, 0, 0), distance (dir, 0, 0), pairDistance (tag_h, tag_m, 0).
+ * Tag ids are the filter's dense ids; words are `wordAtom`s. The coarse templates are not hashed: see
+ * `coarseFeatureIndex`.
  */
 export function arcFeatureIndex(
   template: number,
@@ -150,8 +179,6 @@ export function arcFeatureIndex(
   const shift = 32 - bits;
   if (conjoined(template))
     return Math.imul(arcBaseHash(T.triple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
-  if (coarseConjoined(template))
-    return Math.imul(arcBaseHash(T.coarseTriple, a, b, c) ^ arcValueAtom(template, x), GOLDEN) >>> shift;
   if (template === T.tagWord)
     return Math.imul(arcBaseHash(T.tagWord, a, b, 0) ^ arcValueAtom(T.tagWord, x), GOLDEN) >>> shift;
   if (template === T.wordTag)
@@ -219,11 +246,12 @@ export class ArcFilterFeatures {
   private ccount = new Int32Array(0);
   /** Number of dense coarse ids in the tables (root, tags, unknown, end, before-root); 0 without. */
   private readonly cS: number;
-  /** Width of a row of `cAtom` (at least 8, for the distance buckets). */
-  private readonly cW: number;
-  private readonly cTripleH: Int32Array;
-  /** Atoms of the coarse conjoined templates: row j = template coarseDistance + j, column = value. */
-  private readonly cAtom: Int32Array;
+  /** Start of the coarse weight blocks (see `coarseWeightCount`): triple, distance, the other five. */
+  private readonly cTriple: number;
+  private readonly cDist: number;
+  private readonly cRest: number;
+  /** Weights the filter has: 2^bits hashed slots and the coarse blocks. */
+  readonly dim: number;
   /** The coarse features of the current arc (written by `coarse`). */
   private readonly cIdx = new Int32Array(6 + MAX_COARSE_TAGS);
   private readonly cVal = new Float32Array(6 + MAX_COARSE_TAGS);
@@ -275,16 +303,11 @@ export class ArcFilterFeatures {
       throw new RangeError(`ArcFilterFeatures: at most ${MAX_COARSE_TAGS - 2} coarse tags`);
     const cS = coarseMap === null ? 0 : coarseMap.size + 2;
     this.cS = cS;
-    this.cW = Math.max(cS, 8);
-    this.cTripleH = new Int32Array(2 * cS * cS);
-    this.cAtom = new Int32Array(6 * this.cW);
-    for (let a = 0; a < cS; a++)
-      for (let dir = 0; dir < 2; dir++)
-        for (let b = 0; b < cS; b++)
-          this.cTripleH[(dir * cS + a) * cS + b] = arcBaseHash(T.coarseTriple, dir, a, b);
-    if (cS > 0)
-      for (let j = 0; j < 6; j++)
-        for (let x = 0; x < this.cW; x++) this.cAtom[j * this.cW + x] = arcValueAtom(T.coarseDistance + j, x);
+    const R = 2 * cS * cS;
+    this.cTriple = 1 << bits;
+    this.cDist = this.cTriple + R;
+    this.cRest = this.cDist + R * BUCKETS;
+    this.dim = (1 << bits) + coarseWeightCount(cS);
   }
 
   /** Whether the coarse templates are read. */
@@ -336,39 +359,50 @@ export class ArcFilterFeatures {
 
   /**
    * Writes the coarse features of arc h→m into `cIdx` / `cVal` and returns how many: the coarse
-   * triple, its distance bucket and neighbours, and one span count per coarse tag between h and m.
+   * triple, its distance bucket and neighbours, and one span count per coarse tag between h and m
+   * (from the prefix counts: O(span) for spans shorter than the tag set, else O(tags)).
    */
   private coarseFeatures(h: number, m: number): number {
     const cS = this.cS;
-    const cW = this.cW;
-    const sh = this.shift;
     const ct = this.ctag;
-    const a = this.cAtom;
     const out = this.cIdx;
     const val = this.cVal;
-    const dir = h < m ? 0 : 1;
     const lo = h < m ? h : m;
     const hi = h < m ? m : h;
-    const triple = this.cTripleH[(dir * cS + ct[h]!) * cS + ct[m]!]!;
-    out[0] = triple & this.mask;
-    out[1] = Math.imul(triple ^ a[distanceBucket(hi - lo)]!, GOLDEN) >>> sh;
-    out[2] = Math.imul(triple ^ a[cW + ct[m - 1]!]!, GOLDEN) >>> sh;
-    out[3] = Math.imul(triple ^ a[2 * cW + ct[m + 1]!]!, GOLDEN) >>> sh;
-    out[4] = Math.imul(triple ^ a[3 * cW + (h > 0 ? ct[h - 1]! : cS - 1)]!, GOLDEN) >>> sh;
-    out[5] = Math.imul(triple ^ a[4 * cW + ct[h + 1]!]!, GOLDEN) >>> sh;
+    const r = ((h < m ? 0 : cS) + ct[h]!) * cS + ct[m]!;
+    // The neighbour and span blocks, each R · cS long (R = 2 cS²), rows of cS.
+    const block = 2 * cS * cS * cS;
+    const row = this.cRest + r * cS;
+    out[0] = this.cTriple + r;
+    out[1] = this.cDist + r * BUCKETS + distanceBucket(hi - lo);
+    out[2] = row + ct[m - 1]!;
+    out[3] = row + block + ct[m + 1]!;
+    out[4] = row + 2 * block + (h > 0 ? ct[h - 1]! : cS - 1);
+    out[5] = row + 3 * block + ct[h + 1]!;
     for (let j = 0; j < 6; j++) val[j] = 1;
     let k = 6;
-    if (hi - lo > 1) {
-      const cc = this.ccount;
-      const from = lo * cS;
-      const to = (hi - 1) * cS;
-      // Positions between are tokens: root, end and before-root never occur there.
-      for (let t = 1; t < cS - 2; t++) {
+    if (hi - lo <= 1) return k;
+    const cc = this.ccount;
+    const from = lo * cS;
+    const to = (hi - 1) * cS;
+    const sa = row + 4 * block;
+    if (hi - lo - 1 < cS - 3) {
+      // Short spans: each tag at its first position between (no earlier count since lo).
+      for (let p = lo + 1; p < hi; p++) {
+        const t = ct[p]!;
+        if (cc[(p - 1) * cS + t] !== cc[from + t]) continue;
         const c = cc[to + t]! - cc[from + t]!;
-        if (c === 0) continue;
-        out[k] = Math.imul(triple ^ a[5 * cW + t]!, GOLDEN) >>> sh;
+        out[k] = sa + t;
         val[k++] = c < 64 ? SPAN_VALUES[c]! : spanValue(c);
       }
+      return k;
+    }
+    // Long spans: every token tag in id order (root, end and before-root never occur between).
+    for (let t = 1; t < cS - 2; t++) {
+      const c = cc[to + t]! - cc[from + t]!;
+      if (c === 0) continue;
+      out[k] = sa + t;
+      val[k++] = c < 64 ? SPAN_VALUES[c]! : spanValue(c);
     }
     return k;
   }
@@ -458,11 +492,45 @@ export class ArcFilterFeatures {
         w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
     const d = Math.fround((h - m) * this.invScale);
     s += (w[this.distIdx[dir]!]! + w[this.pairDistIdx[th * S + tm]!]!) * d;
-    if (this.cS > 0) {
-      const c = this.coarseFeatures(h, m);
-      const ci = this.cIdx;
-      const cv = this.cVal;
-      for (let j = 0; j < c; j++) s += w[ci[j]!]! * cv[j]!;
+    return this.cS > 0 ? s + this.coarseScore(h, m, w) : s;
+  }
+
+  /**
+   * The weighted sum of arc h→m's coarse features: those `coarseFeatures` writes, summed as they
+   * are computed (1.2× faster on the whole quadratic pass than summing the buffer).
+   */
+  private coarseScore(h: number, m: number, w: Int16Array): number {
+    const cS = this.cS;
+    const ct = this.ctag;
+    const lo = h < m ? h : m;
+    const hi = h < m ? m : h;
+    const r = ((h < m ? 0 : cS) + ct[h]!) * cS + ct[m]!;
+    const block = 2 * cS * cS * cS;
+    const row = this.cRest + r * cS;
+    let s =
+      w[this.cTriple + r]! +
+      w[this.cDist + r * BUCKETS + distanceBucket(hi - lo)]! +
+      w[row + ct[m - 1]!]! +
+      w[row + block + ct[m + 1]!]! +
+      w[row + 2 * block + (h > 0 ? ct[h - 1]! : cS - 1)]! +
+      w[row + 3 * block + ct[h + 1]!]!;
+    if (hi - lo <= 1) return s;
+    const cc = this.ccount;
+    const from = lo * cS;
+    const to = (hi - 1) * cS;
+    const sa = row + 4 * block;
+    if (hi - lo - 1 < cS - 3) {
+      for (let p = lo + 1; p < hi; p++) {
+        const t = ct[p]!;
+        if (cc[(p - 1) * cS + t] !== cc[from + t]) continue;
+        const c = cc[to + t]! - cc[from + t]!;
+        s += w[sa + t]! * (c < 64 ? SPAN_VALUES[c]! : spanValue(c));
+      }
+      return s;
+    }
+    for (let t = 1; t < cS - 2; t++) {
+      const c = cc[to + t]! - cc[from + t]!;
+      if (c !== 0) s += w[sa + t]! * (c < 64 ? SPAN_VALUES[c]! : spanValue(c));
     }
     return s;
   }
@@ -525,9 +593,10 @@ export class ArcFilterFeatures {
         `${chm} ctag[h-1]=${ctn(h - 1)}`,
         `${chm} ctag[h+1]=${ctn(h + 1)}`,
       );
-      const seen = new Set<number>();
-      for (let p = lo + 1; p < hi; p++) seen.add(ct[p]!);
-      for (const t of [...seen].sort((x, y) => x - y)) {
+      // The order of `coarseFeatures`: first occurrence in short spans, tag id in long ones.
+      const seen = [...new Set(ct.subarray(lo + 1, hi))];
+      if (hi - lo - 1 >= this.cS - 3) seen.sort((x, y) => x - y);
+      for (const t of seen) {
         let c = 0;
         for (let p = lo + 1; p < hi; p++) if (ct[p] === t) c++;
         names.push(`${chm} ⇒ span count ${cm.tags[t - 1] ?? "<unk>"} (${c})`);

@@ -1,7 +1,12 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
-import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_COARSE_TAGS } from "./arc-filter-features.js";
+import {
+  ArcFilterFeatures,
+  coarseWeightCount,
+  DEFAULT_DIST_SCALE,
+  MAX_COARSE_TAGS,
+} from "./arc-filter-features.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 
@@ -53,9 +58,11 @@ export class QuadraticFilter implements ArcPruner {
     /** Coarse tags (UPOS) of the coarse templates; null: the Table 3 features only. */
     readonly coarseMap: TagMap | null = null,
   ) {
-    if (weights.length !== 1 << bits)
-      throw new RangeError(`QuadraticFilter: ${weights.length} weights for 2^${bits} slots`);
     this.features = new ArcFilterFeatures(tagMap, bits, distScale, coarseMap);
+    if (weights.length !== this.features.dim)
+      throw new RangeError(
+        `QuadraticFilter: ${weights.length} weights for 2^${bits} slots and ${this.features.dim - (1 << bits)} coarse ones`,
+      );
   }
 
   /** The same weights with another threshold. */
@@ -114,7 +121,7 @@ export class QuadraticFilter implements ArcPruner {
     this.scored = scored;
   }
 
-  /** The filter as model-file content: 16-bit weights (non-zero entries, delta-coded). */
+  /** The filter as model-file content: 16-bit weights (non-zero entries, delta-coded), hashed then coarse. */
   toModelData(): ModelData {
     const p = packInt16({ weights: this.weights, scale: this.scale });
     return {
@@ -200,7 +207,11 @@ export class QuadraticFilter implements ArcPruner {
       throw bad("lacks its weights");
     let weights: Int16Array;
     try {
-      weights = int16FromPacked({ delta, value, scale: meta.scale }, 1 << bits).weights;
+      const cS = coarse === null ? 0 : (coarse.tags as string[]).length + 4;
+      weights = int16FromPacked(
+        { delta, value, scale: meta.scale },
+        (1 << bits) + coarseWeightCount(cS),
+      ).weights;
     } catch (e) {
       throw bad(`weights: ${(e as Error).message}`);
     }

@@ -156,7 +156,7 @@ export function trainQuadraticFilter(
     coverage: round((100 * (tot.goldKept - lost)) / tot.gold, 3),
     reduction: round((100 * (tot.arcs - tot.kept + removed)) / tot.arcs, 3),
   });
-  const dim = 1 << bits;
+  const dim = fx.dim;
   let learnSeconds = 0;
   const settings: QuadraticSetting[] = [];
   const models: { weights: Int16Array; scale: number }[] = [];
