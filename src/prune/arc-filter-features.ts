@@ -124,13 +124,19 @@ function conjoined(template: number): boolean {
 /** Number of distance buckets (`distanceBucket` values 1 … 7, and 0 unused). */
 const BUCKETS = 8;
 
+/** Ids of a coarse table (root, tags, unknown, end, before-root): the map's size + 2; 0 without one. */
+function coarseIds(coarseMap: TagMap | null): number {
+  return coarseMap === null ? 0 : coarseMap.size + 2;
+}
+
 /**
- * Weights of the coarse templates beyond the 2^bits hashed slots, for a coarse table of cS ids (root,
- * tags, unknown, end, before-root): they are few, so each has its own slot (no hashing, no collisions)
- * in blocks by template, indexed by r = (dir · cS + ctag_h) · cS + ctag_m: coarseTriple r, coarseDistance
+ * Weights of the coarse templates beyond the 2^bits hashed slots, for a coarse table of cS ids
+ * (`coarseIds`): they are few, so each has its own slot (no hashing, no collisions) in blocks by
+ * template, indexed by r = (dir · cS + ctag_h) · cS + ctag_m: coarseTriple r, coarseDistance
  * r · 8 + bucket, then the four neighbour templates and coarseSpan, each r · cS + coarse tag.
  */
-export function coarseWeightCount(cS: number): number {
+export function coarseWeightCount(coarseMap: TagMap | null): number {
+  const cS = coarseIds(coarseMap);
   return cS === 0 ? 0 : 2 * cS * cS * (1 + BUCKETS + 5 * cS);
 }
 
@@ -301,13 +307,13 @@ export class ArcFilterFeatures {
     wordValues("<root>", this.rootWords, 0);
     if (coarseMap !== null && coarseMap.size > MAX_COARSE_TAGS)
       throw new RangeError(`ArcFilterFeatures: at most ${MAX_COARSE_TAGS - 2} coarse tags`);
-    const cS = coarseMap === null ? 0 : coarseMap.size + 2;
+    const cS = coarseIds(coarseMap);
     this.cS = cS;
     const R = 2 * cS * cS;
     this.cTriple = 1 << bits;
     this.cDist = this.cTriple + R;
     this.cRest = this.cDist + R * BUCKETS;
-    this.dim = (1 << bits) + coarseWeightCount(cS);
+    this.dim = (1 << bits) + coarseWeightCount(coarseMap);
   }
 
   /** Whether the coarse templates are read. */

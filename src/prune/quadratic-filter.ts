@@ -205,12 +205,13 @@ export class QuadraticFilter implements ArcPruner {
     const { delta, value } = m.arrays;
     if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
       throw bad("lacks its weights");
+    const coarseMap =
+      coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn);
     let weights: Int16Array;
     try {
-      const cS = coarse === null ? 0 : (coarse.tags as string[]).length + 4;
       weights = int16FromPacked(
         { delta, value, scale: meta.scale },
-        (1 << bits) + coarseWeightCount(cS),
+        (1 << bits) + coarseWeightCount(coarseMap),
       ).weights;
     } catch (e) {
       throw bad(`weights: ${(e as Error).message}`);
@@ -224,7 +225,7 @@ export class QuadraticFilter implements ArcPruner {
       meta.threshold === null ? Number.POSITIVE_INFINITY : meta.threshold,
       meta.distScale,
       { c1, c2, coverage, reduction, top },
-      coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn),
+      coarseMap,
     );
   }
 }

@@ -1,12 +1,7 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { round } from "../eval/percent.js";
-import {
-  ArcFilterFeatures,
-  DEFAULT_DIST_SCALE,
-  MAX_ARC_FILTER_FEATURES,
-  MAX_COARSE_TAGS,
-} from "./arc-filter-features.js";
+import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
 import { PruningCascade } from "./cascade.js";
 import { cascadeMasks, maskTotals } from "./cascade-masks.js";
 import { type FilterCosts, type FilterLearner, learnAll } from "./filter-learner.js";
@@ -111,8 +106,6 @@ export function trainQuadraticFilter(
     (opts.coarse ?? true) && column === "xpos"
       ? new TagMap(TagMap.collect(train, vocab, "upos"), "upos")
       : null;
-  if (coarseMap !== null && coarseMap.size + 2 > MAX_COARSE_TAGS)
-    throw new RangeError(`trainQuadraticFilter: more than ${MAX_COARSE_TAGS - 4} UPOS tags in training`);
 
   let t0 = performance.now();
   const fx = new ArcFilterFeatures(tagMap, bits, distScale, coarseMap);
