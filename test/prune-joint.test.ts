@@ -11,7 +11,9 @@ import {
   EVENT_VINE,
   htdFeature,
   JointEventScorer,
+  LEN_BUCKETS,
   lenFeature,
+  pairLengthFeature,
 } from "../src/prune/joint-events.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeFromModelData, cascadeModelData } from "../src/prune/load-pruner.js";
@@ -44,9 +46,26 @@ function randomRoles(rng: Rng, crossRoot: boolean): TokenRoleFilter {
   );
 }
 
-function randomArcWeights(rng: Rng, scale: number): Float32Array {
-  return Float32Array.from({ length: A }, () => (rng.next() * 2 - 1) * scale);
+function randomArcWeights(rng: Rng, scale: number, pairLength = true): Float32Array {
+  return Float32Array.from({ length: arcFeatureCount(S, pairLength) }, () => (rng.next() * 2 - 1) * scale);
 }
+
+test("joint arc features: hand-worked indices of htd, Len and [htd LenClass]", () => {
+  const H = 2 * S * S;
+  assert.equal(A, H + LEN_BUCKETS + H * 7);
+  assert.equal(arcFeatureCount(S, false), H + LEN_BUCKETS);
+  // Head tag 2, modifier tag 3, head on the right (dir 1).
+  const htd = htdFeature(S, 2, 3, 1);
+  assert.equal(htd, (2 * S + 3) * 2 + 1);
+  assert.equal(lenFeature(S, 1), H);
+  assert.equal(lenFeature(S, 32), H + 31);
+  assert.equal(lenFeature(S, 90), H + 31);
+  // Classes 1, 2, 3–4, 5–7, 8–12, 13–20, 21+.
+  const cls = [1, 2, 3, 4, 5, 7, 8, 12, 13, 20, 21, 32, 90].map(
+    (d) => pairLengthFeature(S, htd, d) - (H + 32 + htd * 7),
+  );
+  assert.deepEqual(cls, [0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6]);
+});
 
 /**
  * Z_a straight from the definitions: the token-role events whose decision would remove h→m, Root
@@ -77,7 +96,10 @@ function eventsOf(
 
 function arcScore(w: Float32Array | null, tagOf: Int32Array, h: number, m: number): number {
   if (w === null) return 0;
-  return w[htdFeature(S, tagOf[h]!, tagOf[m]!, h < m ? 0 : 1)]! + w[lenFeature(S, Math.abs(h - m))]!;
+  const htd = htdFeature(S, tagOf[h]!, tagOf[m]!, h < m ? 0 : 1);
+  const len = Math.abs(h - m);
+  const conj = w.length === A ? w[pairLengthFeature(S, htd, len)]! : 0;
+  return w[htd]! + w[lenFeature(S, len)]! + conj;
 }
 
 test("joint events: best event, its id and None of every arc equal brute force over Z_a (n ≤ 20, random masks)", () => {
@@ -149,17 +171,20 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
   const rng = new Rng(21);
   const runner = new PruningCascade();
   for (const crossRoot of [true, false])
-    for (const [withVine, withNone] of [
-      [true, true],
-      [false, true],
-      [true, false],
-      [false, false],
+    for (const [withVine, withNone, pairLength] of [
+      [true, true, true],
+      [true, true, false],
+      [false, true, true],
+      [true, false, true],
+      [false, false, true],
     ] as const) {
       const f = new JointFilter(
         randomRoles(rng, crossRoot),
-        withVine ? randomArcWeights(rng, 1.5) : null,
-        withNone ? randomArcWeights(rng, 1) : null,
+        withVine ? randomArcWeights(rng, 1.5, pairLength) : null,
+        withNone ? randomArcWeights(rng, 1, pairLength) : null,
         0.8,
+        {},
+        pairLength,
       );
       let removed = 0;
       let total = 0;
@@ -186,16 +211,18 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
 
 test("joint filter survives a model-file round trip (weights, bias, flags, info) and rejects corrupt files", () => {
   const rng = new Rng(3);
-  for (const [withVine, withNone] of [
-    [true, true],
-    [false, false],
+  for (const [withVine, withNone, pairLength] of [
+    [true, true, true],
+    [true, true, false],
+    [false, false, true],
   ] as const) {
     const f = new JointFilter(
       randomRoles(rng, true),
-      withVine ? randomArcWeights(rng, 1) : null,
-      withNone ? randomArcWeights(rng, 1) : null,
+      withVine ? randomArcWeights(rng, 1, pairLength) : null,
+      withNone ? randomArcWeights(rng, 1, pairLength) : null,
       0.25,
       { c1: 0.1, c0: 1, alternations: 3, chosen: 2, coverage: 99.5, reduction: 70, target: 99.5 },
+      pairLength,
     );
     const back = cascadeFromModelData(
       decodeModel(encodeModel(cascadeModelData(new PruningCascade([f])))),
@@ -206,6 +233,8 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     assert.equal(g.bias, 0.25);
     assert.equal(g.hasVine, withVine);
     assert.equal(g.hasNone, withNone);
+    assert.equal(g.pairLength, pairLength);
+    assert.deepEqual(g.vine, f.vine);
     assert.deepEqual(g.roles.weights, f.roles.weights);
     assert.equal(g.describe(), f.describe());
     const a = new PruningCascade([f]);
@@ -217,6 +246,9 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     () => JointFilter.fromModelData(m, "bad.vpf"),
     /bad\.vpf: corrupted model: joint filter has bad vine/,
   );
+  m.arrays.vine = randomArcWeights(rng, 1);
+  m.meta.lenClasses = 5;
+  assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /bad length-class count/);
   m.meta.version = 7;
   assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /joint filter version 7/);
 });

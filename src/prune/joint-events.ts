@@ -1,4 +1,5 @@
 import type { ArcMask } from "../mask/arc-mask.js";
+import { distanceBucket } from "./arc-filter-features.js";
 import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
 
 /**
@@ -13,8 +14,10 @@ import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
  *   root per sentence); and, when `crossRoot`, Root of every j strictly between h and m (no arc of a
  *   projective tree crosses the root). Root events exist only for tokens whose root arc the input
  *   mask still allows;
- * - the arc-level Vine event of a (features [HeadTag ModTag Dir] and Len), when the filter has one.
- * The rejection event None_a has the same two features; a is filtered iff
+ * - the arc-level Vine event of a (features [HeadTag ModTag Dir] and Len, and in filters trained with
+ *   `pairLength` their conjunction [HeadTag ModTag Dir LenClass] over `LEN_CLASSES` length classes:
+ *   a tag pair's own length profile, as Tag-Vine has), when the filter has one.
+ * The rejection event None_a has the same features; a is filtered iff
  * max_{z ∈ Z_a} score(z) > score(None_a) + bias.
  *
  * Event ids: t * 8 + d for decision d of token t (t ≥ 1), `EVENT_VINE` for the Vine event.
@@ -26,6 +29,12 @@ export const EVENT_NONE = -2;
 /** Arc lengths from 1 up to this value have a Len feature each; longer arcs share the last one. */
 export const LEN_BUCKETS = 32;
 
+/** Length classes of the [HeadTag ModTag Dir LenClass] features (`distanceBucket`: 1, 2, 3–4, 5–7, 8–12, 13–20, 21+). */
+export const LEN_CLASSES = 7;
+
+/** Per Len feature (length 1 … LEN_BUCKETS, the last standing for longer arcs), its length class − 1. */
+const CLASS_OF_LEN = Int32Array.from({ length: LEN_BUCKETS }, (_, l) => distanceBucket(l + 1) - 1);
+
 /**
  * Index of the [HeadTag ModTag Dir] feature of an arc among the arc features: S is the tag map's
  * size (dense tag ids 0 = root … S − 1), dir 0 when the head is left of the modifier, 1 otherwise.
@@ -34,14 +43,24 @@ export function htdFeature(S: number, headTag: number, modTag: number, dir: numb
   return ((headTag * S + modTag) << 1) | dir;
 }
 
-/** Index of the Len feature of an arc of length len ≥ 1 among the arc features (after the H htd ones). */
+/** Index of the Len feature of an arc of length len ≥ 1 among the arc features (after the 2S² htd ones). */
 export function lenFeature(S: number, len: number): number {
   return 2 * S * S + (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
 }
 
-/** Number of arc features (htd pairs and Len buckets) for a tag map of size S. */
-export function arcFeatureCount(S: number): number {
-  return 2 * S * S + LEN_BUCKETS;
+/** Index of the [HeadTag ModTag Dir LenClass] feature of an arc (htd from `htdFeature`, length len ≥ 1). */
+export function pairLengthFeature(S: number, htd: number, len: number): number {
+  return (
+    2 * S * S + LEN_BUCKETS + htd * LEN_CLASSES + CLASS_OF_LEN[(len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1]!
+  );
+}
+
+/**
+ * Number of arc features for a tag map of size S: htd pairs and Len buckets, then (`pairLength`,
+ * the default) the pair × length-class conjunctions.
+ */
+export function arcFeatureCount(S: number, pairLength = true): number {
+  return 2 * S * S + LEN_BUCKETS + (pairLength ? 2 * S * S * LEN_CLASSES : 0);
 }
 
 /**
@@ -98,9 +117,9 @@ export class JointEventScorer {
     readonly tagCount: number,
     /** Whether Root events also filter the arcs crossing their token. */
     readonly crossRoot: boolean,
-    /** Vine weights per arc feature (null: no Vine event). */
+    /** Vine weights per arc feature (all `arcFeatureCount(S)` of them; null: no Vine event). */
     public vine: Float64Array | null,
-    /** None weights per arc feature (null: score(None) = 0). */
+    /** None weights per arc feature (all of them; null: score(None) = 0). */
     public none0: Float64Array | null,
     /** Whether `scanRow` records the best event's id. */
     public track = false,
@@ -224,6 +243,8 @@ export class JointEventScorer {
     const tags = this.tags;
     const S = this.tagCount;
     const H = 2 * S * S;
+    const P = H + LEN_BUCKETS;
+    const cls = CLASS_OF_LEN;
     const vine = this.vine;
     const none = this.none0;
     const track = this.track;
@@ -249,16 +270,18 @@ export class JointEventScorer {
           if (track) e = (m === t1At ? t2At : t1At) * NUM_ROLES + ROLE.root;
         }
         const hf = ((hBase + tags[m]!) << 1) | 0;
-        const lf = H + (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
+        const l = (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
         if (track) event[m] = e;
       }
       return;
@@ -288,16 +311,18 @@ export class JointEventScorer {
           e = runAt * NUM_ROLES + ROLE.root;
         }
         const hf = ((hBase + tags[m]!) << 1) | 1;
-        const lf = H + (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
       if (rs[m]! > run) {
@@ -327,16 +352,18 @@ export class JointEventScorer {
           e = runAt * NUM_ROLES + ROLE.root;
         }
         const hf = (hBase + tags[m]!) << 1;
-        const lf = H + (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
       if (rs[m]! > run) {

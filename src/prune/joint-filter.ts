@@ -2,7 +2,7 @@ import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import type { ModelArray, ModelData } from "../model/model-file.js";
 import { nestModel, unnestModel } from "../model/nest.js";
-import { arcFeatureCount, JointEventScorer, LEN_BUCKETS } from "./joint-events.js";
+import { arcFeatureCount, JointEventScorer, LEN_BUCKETS, LEN_CLASSES } from "./joint-events.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 
@@ -35,7 +35,8 @@ export interface JointTrainInfo {
 /**
  * The jointly trained arc filter of Bergsma & Cherry (2011): the eight token-role subclassifiers of
  * the 2010 linear filter (scored once per token by `TokenRoleFilter.scoreAll`, O(n)), an arc-level
- * Vine event and the rejection event None with features [HeadTag ModTag Dir] and Len. Arc h→m is
+ * Vine event and the rejection event None with features [HeadTag ModTag Dir] and Len (and, with
+ * `pairLength`, their conjunction over length classes). Arc h→m is
  * removed iff its best event (see `joint-events.ts`) scores above score(None_{h→m}) + `bias`: one
  * comparison per arc, no allocation. Not reentrant.
  */
@@ -47,7 +48,7 @@ export class JointFilter implements ArcPruner {
   constructor(
     /** The token-role subclassifiers (their thresholds are unused; their tag map also indexes arc features). */
     readonly roles: TokenRoleFilter,
-    /** Vine weights per arc feature (`arcFeatureCount`), null without a Vine event. */
+    /** Vine weights per arc feature (`arcFeatureCount(S, pairLength)`), null without a Vine event. */
     readonly vine: Float32Array | null,
     /** None weights per arc feature, null for a constant None (score 0). */
     readonly none: Float32Array | null,
@@ -55,21 +56,26 @@ export class JointFilter implements ArcPruner {
     readonly bias: number,
     /** Training records. */
     readonly info: JointTrainInfo = {},
+    /** Whether Vine and None have the [HeadTag ModTag Dir LenClass] features (filters trained before them do not). */
+    readonly pairLength = true,
   ) {
-    const A = arcFeatureCount(roles.tagMap.size);
+    const S = roles.tagMap.size;
+    const A = arcFeatureCount(S, pairLength);
     if ((vine !== null && vine.length !== A) || (none !== null && none.length !== A))
       throw new RangeError(`JointFilter: Vine / None need ${A} arc weights`);
-    this.scorer = new JointEventScorer(
-      roles.tagMap.size,
-      roles.crossRoot,
-      vine === null ? null : Float64Array.from(vine),
-      none === null ? null : Float64Array.from(none),
-    );
+    // The scorer reads every arc feature; without pair-length features theirs are 0.
+    const full = (w: Float32Array | null) => {
+      if (w === null) return null;
+      const f = new Float64Array(arcFeatureCount(S));
+      f.set(w);
+      return f;
+    };
+    this.scorer = new JointEventScorer(S, roles.crossRoot, full(vine), full(none));
   }
 
   /** The same subclassifiers at another operating point. */
   withBias(bias: number, info: JointTrainInfo = this.info): JointFilter {
-    return new JointFilter(this.roles, this.vine, this.none, bias, info);
+    return new JointFilter(this.roles, this.vine, this.none, bias, info, this.pairLength);
   }
 
   /** Whether the filter has a Vine event / a learned None. */
@@ -132,6 +138,7 @@ export class JointFilter implements ArcPruner {
         none: this.none !== null,
         bias: this.bias,
         lenBuckets: LEN_BUCKETS,
+        ...(this.pairLength ? { lenClasses: LEN_CLASSES } : {}),
         info: this.info,
       },
       arrays,
@@ -199,6 +206,7 @@ export class JointFilter implements ArcPruner {
       none?: unknown;
       bias?: unknown;
       lenBuckets?: unknown;
+      lenClasses?: unknown;
       info?: unknown;
     };
     if (meta.version !== JOINT_VERSION)
@@ -210,11 +218,14 @@ export class JointFilter implements ArcPruner {
     const bad = (what: string) =>
       new VineparseError("model-corrupt", `corrupted model: joint filter ${what}`, file);
     if (meta.lenBuckets !== LEN_BUCKETS) throw bad("has a bad length-feature count");
+    if (meta.lenClasses !== undefined && meta.lenClasses !== LEN_CLASSES)
+      throw bad("has a bad length-class count");
+    const pairLength = meta.lenClasses !== undefined;
     if (typeof meta.bias !== "number" || !Number.isFinite(meta.bias)) throw bad("has a bad operating point");
     const part = unnestModel("roles", m, meta.roles, file, "joint filter token roles");
     if (part.kind !== LINEAR_KIND) throw bad("lacks its token-role subclassifiers");
     const roles = TokenRoleFilter.fromModelData(part, file);
-    const A = arcFeatureCount(roles.tagMap.size);
+    const A = arcFeatureCount(roles.tagMap.size, pairLength);
     const arc = (name: string, present: unknown): Float32Array | null => {
       if (present !== true) return null;
       const a = m.arrays[name];
@@ -222,6 +233,13 @@ export class JointFilter implements ArcPruner {
       return a;
     };
     const info = meta.info !== null && typeof meta.info === "object" ? (meta.info as JointTrainInfo) : {};
-    return new JointFilter(roles, arc("vine", meta.vine), arc("none", meta.none), meta.bias, info);
+    return new JointFilter(
+      roles,
+      arc("vine", meta.vine),
+      arc("none", meta.none),
+      meta.bias,
+      info,
+      pairLength,
+    );
   }
 }

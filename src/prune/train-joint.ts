@@ -9,7 +9,13 @@ import {
 import type { ArcMask } from "../mask/arc-mask.js";
 import { PruningCascade } from "./cascade.js";
 import { cascadeMasks, maskTotals } from "./cascade-masks.js";
-import { arcFeatureCount, EVENT_VINE, JointEventScorer, LEN_BUCKETS } from "./joint-events.js";
+import {
+  arcFeatureCount,
+  EVENT_VINE,
+  JointEventScorer,
+  LEN_BUCKETS,
+  pairLengthFeature,
+} from "./joint-events.js";
 import { JointFilter, type JointTrainInfo } from "./joint-filter.js";
 import { SparseRowsBuilder } from "./sparse-rows.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
@@ -37,6 +43,8 @@ export interface JointTrainOptions {
   /** Whether the model has the Vine event / a learned None (default both). */
   vine?: boolean;
   none?: boolean;
+  /** Whether Vine and None also have the [HeadTag ModTag Dir LenClass] features (default true). */
+  pairLength?: boolean;
   /** Latent-SVM alternations (assign, train); the best on dev is kept (default 4). */
   alternations?: number;
   /** Dev coverage target (%) of prefix + filter: the operating point (default 99.7). */
@@ -183,11 +191,14 @@ function filterFromWeights(
   crossRoot: boolean,
   withVine: boolean,
   withNone: boolean,
+  pairLength: boolean,
   bias: number,
   info: JointTrainInfo,
 ): JointFilter {
   const D = 1 << bits;
+  // Training lays out every arc feature; without pair-length features the filter keeps the others.
   const A = arcFeatureCount(tagMap.size);
+  const kept = arcFeatureCount(tagMap.size, pairLength);
   const weights = new Int16Array(NUM_ROLES << bits);
   const scales = new Float64Array(NUM_ROLES);
   for (let d = 0; d < NUM_ROLES; d++) {
@@ -205,9 +216,9 @@ function filterFromWeights(
     new Float64Array(NUM_ROLES).fill(Number.POSITIVE_INFINITY),
     crossRoot,
   );
-  const vine = withVine ? Float32Array.from(w.subarray(8 * D, 8 * D + A)) : null;
-  const none = withNone ? Float32Array.from(w.subarray(8 * D + A, 8 * D + 2 * A)) : null;
-  return new JointFilter(roles, vine, none, bias, info);
+  const vine = withVine ? Float32Array.from(w.subarray(8 * D, 8 * D + kept)) : null;
+  const none = withNone ? Float32Array.from(w.subarray(8 * D + A, 8 * D + A + kept)) : null;
+  return new JointFilter(roles, vine, none, bias, info, pairLength);
 }
 
 /** Growable parallel arrays of constraints. */
@@ -264,6 +275,7 @@ export function trainJointFilter(
   const c0 = opts.c0 ?? 0.005;
   const withVine = opts.vine ?? true;
   const withNone = opts.none ?? true;
+  const pairLength = opts.pairLength ?? true;
   const alternations = opts.alternations ?? 4;
   const target = opts.coverage ?? 99.7;
   const crossRoot = opts.crossRoot ?? true;
@@ -316,12 +328,13 @@ export function trainJointFilter(
     }
   });
   const tokenRows = rowsB.size;
-  const idx = new Int32Array(2);
+  const idx = new Int32Array(3);
   for (let p = 0; p < H; p++)
     for (let l = 0; l < LEN_BUCKETS; l++) {
       idx[0] = p;
       idx[1] = H + l;
-      rowsB.add(idx, null, 2);
+      idx[2] = pairLengthFeature(S, p, l + 1);
+      rowsB.add(idx, null, pairLength ? 3 : 2);
     }
   const x = rowsB.build();
   const tokRow = (k: number, i: number) => base[k]! - k + i - 1;
@@ -525,7 +538,7 @@ export function trainJointFilter(
     const objective = differencePrimalObjective(problem, w);
     // Operating point on dev.
     const info: JointTrainInfo = {};
-    const f0 = filterFromWeights(w, tagMap, bits, crossRoot, withVine, withNone, 0, info);
+    const f0 = filterFromWeights(w, tagMap, bits, crossRoot, withVine, withNone, pairLength, 0, info);
     const dm = devMargins(f0, dev, vocab, prefix, devMasks);
     const op = operatingPoint(dm, target);
     const seconds = (performance.now() - t0) / 1000;

@@ -22,6 +22,7 @@ export const jointKind: FilterKind = {
     coverage: { type: "string" },
     vine: { type: "string" },
     none: { type: "string" },
+    "pair-length": { type: "string" },
     alternations: { type: "string" },
     sample: { type: "string" },
     eps: { type: "string" },
@@ -34,6 +35,7 @@ export const jointKind: FilterKind = {
           --costs C1:C0 (cost of an arc to filter : of an arc to keep, default 0.00005:0.005, chosen on en_ewt dev)
           --coverage P (dev coverage target of the whole cascade, %, default 99.7)
           --vine yes|no  --none yes|no (the Vine event / a learned None threshold; default yes)
+          --pair-length yes|no (Vine and None also get [HeadTag ModTag Dir LenClass] features; default yes)
           --alternations N (latent SVM alternations, best on dev kept; default 6)
           --sample S (share of the arcs to filter used for training, default 1)
           --eps E (solver tolerance, default 0.1)  --max-iter N (solver passes per alternation, default 200)
@@ -92,6 +94,7 @@ export const jointKind: FilterKind = {
       firstVine:
         choiceOption("filter", "first-vine", v["first-vine"], ["yes", "no"] as const, "no") === "yes",
       none: yesNo("none", v.none),
+      pairLength: yesNo("pair-length", v["pair-length"]),
       alternations: numberOption("filter", "alternations", v.alternations, 6, {
         integer: true,
         min: 1,
