@@ -57,12 +57,14 @@ function lastJoint(c: PruningCascade): JointFilter | null {
 
 /**
  * `npm run bench -- joint --train T --dev D [--parts table1,table2] [--indep F] [--indep-vine F]
- * [--joint-token F] [--joint-vine F] [--joint-none F] [--joint F] [--rlq F] [--p2 F] [--epochs 3]
+ * [--joint-token F] [--joint-vine F] [--joint-none F] [--joint F] [--rlq F] [--p2 F] [--joint-quad F] [--epochs 3]
  * [--reps 3] [--orders 1,2] [--train-limit N]`. F are filter files (cascades: rules first). --indep is
  * Rules+Linear, --indep-vine Rules+Linear+Tag-Vine, --joint the full joint filter, --rlq
  * Rules+Linear+Quad. Joint P1 is --joint with its operating point re-tuned on dev to Rules+Linear's
  * dev coverage; --p2 is Joint P2: when the file does not exist it is made from --joint re-tuned to
- * R+L+Q's dev coverage, and written there.
+ * R+L+Q's dev coverage, and written there. --joint-quad is an extra row beyond the paper: the joint
+ * filter followed by a quadratic filter trained on what it leaves (`filter train --kind quadratic
+ * --after JOINT`), at R+L+Q's coverage target.
  */
 export const experiment: Experiment = {
   summary:
@@ -80,6 +82,7 @@ export const experiment: Experiment = {
       joint: { type: "string" },
       rlq: { type: "string" },
       p2: { type: "string" },
+      "joint-quad": { type: "string" },
       epochs: { type: "string" },
       reps: { type: "string" },
       orders: { type: "string" },
@@ -183,6 +186,8 @@ export const experiment: Experiment = {
     if (p1 !== null) filters.push({ label: "Joint P1", c: p1 });
     if (rlq !== null) filters.push({ label: "Rules+Linear+Quad", c: rlq });
     if (p2 !== null) filters.push({ label: "Joint P2", c: p2 });
+    const jq = load(v["joint-quad"]);
+    if (jq !== null) filters.push({ label: "Joint+Quad", c: jq });
 
     // Filter time alone, interleaved.
     const filterTimes = filters.map(() => [] as number[]);

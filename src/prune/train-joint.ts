@@ -37,7 +37,7 @@ export interface JointTrainOptions {
   tags?: TagColumn | "auto";
   /** log2 of the hashed token feature slots without `init` (default 18). */
   bits?: number;
-  /** Cost of an arc to filter (C1, default 0.00005) and of an arc to keep (C0, default 0.005), per constraint (chosen on en_ewt dev). */
+  /** Cost of an arc to filter (C1, default 0.0001) and of an arc to keep (C0, default 0.01), per constraint (chosen on en_ewt dev). */
   c1?: number;
   c0?: number;
   /** Whether the model has the Vine event / a learned None (default both). */
@@ -271,8 +271,8 @@ export function trainJointFilter(
   const tStart = performance.now();
   const log = opts.log ?? (() => {});
   const init = opts.init ?? null;
-  const c1 = opts.c1 ?? 0.00005;
-  const c0 = opts.c0 ?? 0.005;
+  const c1 = opts.c1 ?? 0.0001;
+  const c0 = opts.c0 ?? 0.01;
   const withVine = opts.vine ?? true;
   const withNone = opts.none ?? true;
   const pairLength = opts.pairLength ?? true;

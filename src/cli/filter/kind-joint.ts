@@ -32,7 +32,7 @@ export const jointKind: FilterKind = {
   },
   usage: `  joint: --init FILE (independently trained linear filter, or a cascade ending in one, whose
             subclassifiers start the latent SVM; default: train one first, as --kind linear)
-          --costs C1:C0 (cost of an arc to filter : of an arc to keep, default 0.00005:0.005, chosen on en_ewt dev)
+          --costs C1:C0 (cost of an arc to filter : of an arc to keep, default 0.0001:0.01, chosen on en_ewt dev)
           --coverage P (dev coverage target of the whole cascade, %, default 99.7)
           --vine yes|no  --none yes|no (the Vine event / a learned None threshold; default yes)
           --pair-length yes|no (Vine and None also get [HeadTag ModTag Dir LenClass] features; default yes)
@@ -50,8 +50,8 @@ export const jointKind: FilterKind = {
     const crossRoot = yesNo("cross-root", v["cross-root"]);
     const tags = choiceOption("filter", "tags", v.tags, ["upos", "xpos", "auto"] as const, "auto");
     const bits = numberOption("filter", "bits", v.bits, 18, { integer: true, min: 8, max: 24 });
-    let c1 = 0.00005;
-    let c0 = 0.005;
+    let c1 = 0.0001;
+    let c0 = 0.01;
     if (v.costs !== undefined) {
       const m = /^\s*([0-9.eE+-]+)\s*:\s*([0-9.eE+-]+)\s*$/.exec(v.costs);
       c1 = m === null ? Number.NaN : Number(m[1]);
