@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { loadCorpus } from "../src/corpus/load.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { round } from "../src/eval/percent.js";
+import { loadPipeline } from "../src/pipeline/default-model.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { loadCascade } from "../src/prune/load-pruner.js";
-import { runInProcess } from "./toy-models.js";
+import { runInProcess, toyModels } from "./toy-models.js";
 import { noisyTags } from "./tiny-treebank.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -167,4 +168,40 @@ test("CLI: filter kind options are checked", async () => {
   ]);
   assert.equal(fixed.status, 0, fixed.stderr);
   assert.match((await run(["filter", "show", out])).stdout, /notHead C1 0\.01 C2\/C1 100/);
+});
+
+test("CLI: filter attach gives a bundle and a parser model a new own cascade; parse runs it by default", async () => {
+  const toy = toyModels();
+  try {
+    const lv = await trainFilter("lv-attach", ["--kind", "lenvine", "--limit", "2"]);
+    const input = join(dir, "attach-in.conllu");
+    writeFileSync(input, toyTreebank(20, 43));
+    const parseWith = async (model: string, extra: string[] = []): Promise<string> => {
+      const out = join(dir, `attach-out-${Math.random().toString(36).slice(2)}.conllu`);
+      const r = await runInProcess(["parse", "--model", model, "--input", input, "--output", out, ...extra]);
+      assert.equal(r.status, 0, r.stderr);
+      return readFileSync(out, "utf8");
+    };
+    for (const model of [toy.bundle, toy.parser]) {
+      const withLv = join(dir, "attached.vpm");
+      let r = await run(["filter", "attach", "--model", model, "--prune", lv, "--out", withLv]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, /cascade lenvine/);
+      assert.equal(loadPipeline(withLv).parser.cascade.name, "lenvine");
+      // The attached cascade is what parse runs unless told otherwise.
+      assert.equal(await parseWith(withLv), await parseWith(model, ["--prune", lv]));
+      assert.notEqual(await parseWith(withLv), await parseWith(model));
+      // "none" takes it off again: the same parses as the original model.
+      const bare = join(dir, "bare.vpm");
+      r = await run(["filter", "attach", "--model", withLv, "--prune", "none", "--out", bare]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.ok(loadPipeline(bare).parser.cascade.empty);
+      assert.equal(await parseWith(bare), await parseWith(model));
+    }
+    const r = await run(["filter", "attach", "--model", toy.bundle, "--prune", lv]);
+    assert.equal(r.status, 2);
+    assert.match(r.stderr, /--out/);
+  } finally {
+    toy.cleanup();
+  }
 });

@@ -2,9 +2,11 @@ import { loadCorpus } from "../corpus/load.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import { round } from "../eval/percent.js";
 import { formatTable } from "../eval/table.js";
-import { writeModelFile } from "../model/model-file.js";
+import { readModelFile, writeModelFile } from "../model/model-file.js";
 import { checkWritable } from "../util/atomic-write.js";
+import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
+import { BUNDLE_KIND, bundleFromModelData, writeBundle } from "../pipeline/bundle.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { PruningCascade } from "../prune/cascade.js";
 import { evaluateCascade } from "../prune/evaluate-cascade.js";
@@ -17,6 +19,7 @@ import { FILTER_KINDS } from "./filter/kinds.js";
 const usage = `usage: vineparse filter train --kind KIND --train T.conllu [--dev D.conllu] --out FILTER [options]
        vineparse filter eval  --filter SPEC --gold G.conllu [--model MODEL] [--json]
        vineparse filter show  SPEC [--model MODEL]
+       vineparse filter attach --model MODEL --prune SPEC --out OUT
 
 Arc filters remove implausible head→modifier arcs before a parser scores them (Bergsma & Cherry
 2010, 2011; Rush & Petrov 2012). A filter file holds one pass or a cascade of passes; give filter
@@ -27,6 +30,9 @@ train   learns a filter of one kind from a treebank (train with jack-knifed tags
 eval    prunes a gold treebank (predicted tags, gold heads) and reports coverage (gold arcs kept),
         reduction (share of all n² arcs removed), the oracle bound and the time, after each pass.
 show    prints what a filter learned (rules, limits, operating points).
+attach  writes a copy of a parser model or pipeline bundle whose own cascade (what 'parse' runs
+        unless given --prune) is SPEC: e.g. a filter file, "FILTER,default" to put a filter in
+        front of the model's cascade, or none.
 
 SPEC: filter / cascade files, comma-separated and applied in order; topk[:K] and default (the
 model's own cascade) need --model.
@@ -43,6 +49,11 @@ kinds:
 ${FILTER_KINDS.map((k) => `  ${k.name.padEnd(10)} ${k.summary}`).join("\n")}
 kind options:
 ${FILTER_KINDS.map((k) => k.usage).join("\n")}
+
+attach options:
+  --model FILE      parser model or pipeline bundle
+  --prune SPEC      its new cascade (as for 'vineparse parse --prune'; default = its current one)
+  --out FILE        where to write the model (atomically; may be --model itself)
 
 eval / show options:
   --filter SPEC     the filter(s) to evaluate
@@ -187,17 +198,43 @@ async function show(args: string[]): Promise<number> {
   return 0;
 }
 
-/** `vineparse filter`: train, evaluate and inspect arc filters. */
+async function attach(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("filter attach", args, {
+    model: { type: "string" },
+    prune: { type: "string" },
+    out: { type: "string" },
+  });
+  const model = requireOption("filter attach", "model", values.model);
+  const spec = requireOption("filter attach", "prune", values.prune);
+  const out = requireOption("filter attach", "out", values.out);
+  checkWritable(out);
+  const m = readModelFile(model);
+  if (m.kind === BUNDLE_KIND) {
+    const b = bundleFromModelData(m, model);
+    b.parser.cascade = resolvePruneSpec(spec, b.parser);
+    writeBundle(out, b);
+  } else {
+    const parser = parserFromModel(m, model);
+    parser.cascade = resolvePruneSpec(spec, parser);
+    writeModelFile(out, parser.toModelData());
+  }
+  const c = loadPipeline(out).parser.cascade;
+  process.stderr.write(`${out}: cascade ${c.empty ? "none" : c.name}\n`);
+  return 0;
+}
+
+/** `vineparse filter`: train, evaluate, inspect arc filters and attach them to models. */
 export const command: Command = {
-  summary: "train, evaluate and inspect arc filters (pruning passes before parsing)",
+  summary: "train, evaluate, inspect arc filters (pruning passes before parsing) and attach them to models",
   usage,
   async run(args) {
     const [sub, ...rest] = args;
     if (sub === "train") return train(rest);
     if (sub === "eval") return evaluate(rest);
     if (sub === "show") return show(rest);
+    if (sub === "attach") return attach(rest);
     throw new UsageError(
-      `filter: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (train, eval or show; see vineparse filter --help)`,
+      `filter: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (train, eval, show or attach; see vineparse filter --help)`,
     );
   },
 };
