@@ -4,7 +4,7 @@ import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
-import { decodeModel, encodeModel } from "../src/model/model-file.js";
+import { decodeModel, encodeModel, packInt16 } from "../src/model/model-file.js";
 import { ARC_TEMPLATES, arcFeatureIndex } from "../src/prune/arc-filter-features.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
@@ -60,10 +60,12 @@ test("quadratic filter: hand-set weights remove exactly the arcs scoring above t
   const m = f.toModelData();
   m.meta.distScale = -1;
   assert.throws(() => QuadraticFilter.fromModelData(m, "q.vpf"), /q\.vpf: corrupted model: quadratic filter/);
-  // Version 1 files (before the coarse tags) load as Table 3 filters.
+  // Version 1 files (before the coarse tags, weights delta-coded) load as Table 3 filters.
   const v1 = f.toModelData();
   v1.meta.version = 1;
   delete v1.meta.coarse;
+  const packed = packInt16({ weights: f.weights, scale: f.scale });
+  v1.arrays = { delta: packed.delta, value: packed.value };
   const old = QuadraticFilter.fromModelData(v1, "q.vpf");
   assert.equal(old.coarseMap, null);
   for (const s of dev.slice(0, 20)) {
@@ -73,9 +75,16 @@ test("quadratic filter: hand-set weights remove exactly the arcs scoring above t
     old.prune(runner.prepare(s, vocab), b);
     assert.deepEqual(a.bits, b.bits);
   }
+  // Version 2 files (coarse tags, weights delta-coded) load with the same weights.
   const v2 = f.toModelData();
+  v2.meta.version = 2;
+  v2.arrays = { delta: packed.delta, value: packed.value };
+  assert.deepEqual(QuadraticFilter.fromModelData(v2, "q.vpf").weights, f.weights);
   v2.meta.coarse = { column: "upos", tags: [1, 2] };
   assert.throws(() => QuadraticFilter.fromModelData(v2, "q.vpf"), /bad coarse tag list/);
+  const cut = f.toModelData();
+  cut.arrays = { weights: f.weights.subarray(1) };
+  assert.throws(() => QuadraticFilter.fromModelData(cut, "q.vpf"), /quadratic filter lacks its weights/);
 });
 
 test("linear then quadratic training on a toy treebank: dev operating points as predicted", () => {
@@ -98,6 +107,16 @@ test("linear then quadratic training on a toy treebank: dev operating points as 
   assert.match(linear.filter.describe(), /dev precision/);
   const back = cascadeFromModelData(decodeModel(encodeModel(cascadeModelData(lin))), "l.vpf");
   assert.ok(back.passes[0] instanceof TokenRoleFilter);
+  assert.deepEqual((back.passes[0] as TokenRoleFilter).weights, linear.filter.weights);
+  // Version 1 files (weights delta-coded) load with the same weights; a cut table is rejected.
+  const v1 = linear.filter.toModelData();
+  v1.meta.version = 1;
+  const packed = packInt16({ weights: linear.filter.weights, scale: 1 });
+  v1.arrays = { delta: packed.delta, value: packed.value };
+  assert.deepEqual(TokenRoleFilter.fromModelData(v1, "l.vpf").weights, linear.filter.weights);
+  const cut = linear.filter.toModelData();
+  cut.arrays = { weights: linear.filter.weights.subarray(2) };
+  assert.throws(() => TokenRoleFilter.fromModelData(cut, "l.vpf"), /linear filter lacks its weights/);
   for (const s of dev) assert.deepEqual(back.prune(s, vocab).bits, lin.prune(s, vocab).bits);
 
   const quad = trainQuadraticFilter(train, dev, vocab, {

@@ -1,6 +1,6 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
-import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
+import { int16FromPacked, type ModelData } from "../model/model-file.js";
 import {
   ArcFilterFeatures,
   coarseWeightCount,
@@ -12,8 +12,8 @@ import { TagMap, type TagColumn } from "./tag-map.js";
 
 /** Model-file kind of the quadratic arc filter. */
 export const QUADRATIC_KIND = "quadratic";
-/** Version of its layout (2 added the coarse tags; version 1 files load as Table 3 filters). */
-export const QUADRATIC_VERSION = 2;
+/** Version of its layout (3: the weight table as scored; 2 added the coarse tags, with non-zero weights delta-coded as in 1; version 1 files load as Table 3 filters). */
+export const QUADRATIC_VERSION = 3;
 
 /** What training recorded about the quadratic filter (for `filter show`; not needed to prune). */
 export interface QuadraticInfo {
@@ -121,9 +121,12 @@ export class QuadraticFilter implements ArcPruner {
     this.scored = scored;
   }
 
-  /** The filter as model-file content: 16-bit weights (non-zero entries, delta-coded), hashed then coarse. */
+  /**
+   * The filter as model-file content: its 16-bit weights, hashed then coarse, as the table it scores
+   * with (the file format stores runs of zeros compactly and inflates the table in place, so loading
+   * copies nothing; versions 1 and 2 stored the non-zero entries delta-coded).
+   */
   toModelData(): ModelData {
-    const p = packInt16({ weights: this.weights, scale: this.scale });
     return {
       kind: QUADRATIC_KIND,
       meta: {
@@ -137,7 +140,7 @@ export class QuadraticFilter implements ArcPruner {
         coarse: this.coarseMap === null ? null : { column: this.coarseMap.column, tags: this.coarseMap.tags },
         ...this.info,
       },
-      arrays: { delta: p.delta, value: p.value },
+      arrays: { weights: this.weights },
     };
   }
 
@@ -175,7 +178,7 @@ export class QuadraticFilter implements ArcPruner {
       distScale?: number;
       coarse?: { column?: unknown; tags?: unknown } | null;
     } & QuadraticInfo;
-    if (meta.version !== QUADRATIC_VERSION && meta.version !== 1)
+    if (meta.version !== QUADRATIC_VERSION && meta.version !== 1 && meta.version !== 2)
       throw new VineparseError(
         "model-version",
         `quadratic filter version ${meta.version} is not supported`,
@@ -202,19 +205,23 @@ export class QuadraticFilter implements ArcPruner {
           coarse.tags.length + 2 > MAX_COARSE_TAGS))
     )
       throw bad("has a bad coarse tag list");
-    const { delta, value } = m.arrays;
-    if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
-      throw bad("lacks its weights");
     const coarseMap =
       coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn);
+    const size = (1 << bits) + coarseWeightCount(coarseMap);
     let weights: Int16Array;
-    try {
-      weights = int16FromPacked(
-        { delta, value, scale: meta.scale },
-        (1 << bits) + coarseWeightCount(coarseMap),
-      ).weights;
-    } catch (e) {
-      throw bad(`weights: ${(e as Error).message}`);
+    if (meta.version === QUADRATIC_VERSION) {
+      const w = m.arrays.weights;
+      if (!(w instanceof Int16Array) || w.length !== size) throw bad("lacks its weights");
+      weights = w;
+    } else {
+      const { delta, value } = m.arrays;
+      if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
+        throw bad("lacks its weights");
+      try {
+        weights = int16FromPacked({ delta, value, scale: meta.scale }, size).weights;
+      } catch (e) {
+        throw bad(`weights: ${(e as Error).message}`);
+      }
     }
     const { c1, c2, coverage, reduction, top } = meta;
     return new QuadraticFilter(

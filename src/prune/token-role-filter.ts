@@ -1,6 +1,6 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
-import { int16FromPacked, type ModelData, packInt16 } from "../model/model-file.js";
+import { int16FromPacked, type ModelData } from "../model/model-file.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { applyRoles, decideRoles, NUM_ROLES, ROLE_NAMES, ROLE_PAPER_NAMES } from "./token-role-decisions.js";
@@ -8,8 +8,8 @@ import { MAX_TOKEN_FEATURES, TokenRoleFeatures } from "./token-role-features.js"
 
 /** Model-file kind of the linear token-role filter. */
 export const LINEAR_KIND = "linear";
-/** Version of its layout. */
-export const LINEAR_VERSION = 1;
+/** Version of its layout (2: the weight table as scored; 1: non-zero weights delta-coded). */
+export const LINEAR_VERSION = 2;
 
 /** What training recorded about one decision (for `filter show`; not needed to prune). */
 export interface RoleDecisionInfo {
@@ -142,9 +142,11 @@ export class TokenRoleFilter implements ArcPruner {
     applyRoles(mask, this.positive, root, this.crossRoot);
   }
 
-  /** The filter as model-file content: interleaved 16-bit weights (non-zero entries, delta-coded). */
+  /**
+   * The filter as model-file content: the interleaved 16-bit weight table as it scores with (inflated
+   * in place when loaded; version 1 stored the non-zero entries delta-coded).
+   */
   toModelData(): ModelData {
-    const p = packInt16({ weights: this.weights, scale: 1 });
     const decisions = ROLE_NAMES.map((name, d) => ({
       name,
       threshold: Number.isFinite(this.thresholds[d]!) ? this.thresholds[d]! : null,
@@ -161,7 +163,7 @@ export class TokenRoleFilter implements ArcPruner {
         crossRoot: this.crossRoot,
         decisions,
       },
-      arrays: { delta: p.delta, value: p.value },
+      arrays: { weights: this.weights },
     };
   }
 
@@ -195,7 +197,7 @@ export class TokenRoleFilter implements ArcPruner {
       crossRoot?: boolean;
       decisions?: unknown;
     };
-    if (meta.version !== LINEAR_VERSION)
+    if (meta.version !== LINEAR_VERSION && meta.version !== 1)
       throw new VineparseError(
         "model-version",
         `linear filter version ${meta.version} is not supported`,
@@ -225,14 +227,20 @@ export class TokenRoleFilter implements ArcPruner {
       const { c1, c2, precision, recall, top } = dec;
       info.push({ c1, c2, precision, recall, top });
     });
-    const { delta, value } = m.arrays;
-    if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
-      throw bad("lacks its weights");
     let weights: Int16Array;
-    try {
-      weights = int16FromPacked({ delta, value, scale: 1 }, NUM_ROLES << bits).weights;
-    } catch (e) {
-      throw bad(`weights: ${(e as Error).message}`);
+    if (meta.version === LINEAR_VERSION) {
+      const w = m.arrays.weights;
+      if (!(w instanceof Int16Array) || w.length !== NUM_ROLES << bits) throw bad("lacks its weights");
+      weights = w;
+    } else {
+      const { delta, value } = m.arrays;
+      if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
+        throw bad("lacks its weights");
+      try {
+        weights = int16FromPacked({ delta, value, scale: 1 }, NUM_ROLES << bits).weights;
+      } catch (e) {
+        throw bad(`weights: ${(e as Error).message}`);
+      }
     }
     const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
     return new TokenRoleFilter(tagMap, bits, weights, scales, thresholds, meta.crossRoot !== false, info);
