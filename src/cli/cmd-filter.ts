@@ -209,16 +209,16 @@ async function attach(args: string[]): Promise<number> {
   const out = requireOption("filter attach", "out", values.out);
   checkWritable(out);
   const m = readModelFile(model);
+  let c: PruningCascade;
   if (m.kind === BUNDLE_KIND) {
     const b = bundleFromModelData(m, model);
-    b.parser.cascade = resolvePruneSpec(spec, b.parser);
+    c = b.parser.cascade = resolvePruneSpec(spec, b.parser);
     writeBundle(out, b);
   } else {
     const parser = parserFromModel(m, model);
-    parser.cascade = resolvePruneSpec(spec, parser);
+    c = parser.cascade = resolvePruneSpec(spec, parser);
     writeModelFile(out, parser.toModelData());
   }
-  const c = loadPipeline(out).parser.cascade;
   process.stderr.write(`${out}: cascade ${c.empty ? "none" : c.name}\n`);
   return 0;
 }

@@ -38,3 +38,29 @@ export function passWeightsFromModel(
     );
   }
 }
+
+/**
+ * A filter's 16-bit table of `size` weights from its file arrays: `weights` as stored (`asScored`,
+ * the current layouts) or, in older layouts, its non-zero entries delta-coded (`delta`, `value`).
+ * `bad(what)` makes the one-line error for a malformed file.
+ */
+export function int16TableFromModel(
+  arrays: Record<string, ModelArray>,
+  size: number,
+  asScored: boolean,
+  bad: (what: string) => Error,
+): Int16Array {
+  if (asScored) {
+    const w = arrays.weights;
+    if (!(w instanceof Int16Array) || w.length !== size) throw bad("lacks its weights");
+    return w;
+  }
+  const { delta, value } = arrays;
+  if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
+    throw bad("lacks its weights");
+  try {
+    return int16FromPacked({ delta, value, scale: 1 }, size).weights;
+  } catch (e) {
+    throw bad(`weights: ${(e as Error).message}`);
+  }
+}

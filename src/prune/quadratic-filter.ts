@@ -1,12 +1,13 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
-import { int16FromPacked, type ModelData } from "../model/model-file.js";
+import type { ModelData } from "../model/model-file.js";
 import {
   ArcFilterFeatures,
   coarseWeightCount,
   DEFAULT_DIST_SCALE,
   MAX_COARSE_TAGS,
 } from "./arc-filter-features.js";
+import { int16TableFromModel } from "./pass-weights.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 
@@ -208,21 +209,7 @@ export class QuadraticFilter implements ArcPruner {
     const coarseMap =
       coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn);
     const size = (1 << bits) + coarseWeightCount(coarseMap);
-    let weights: Int16Array;
-    if (meta.version === QUADRATIC_VERSION) {
-      const w = m.arrays.weights;
-      if (!(w instanceof Int16Array) || w.length !== size) throw bad("lacks its weights");
-      weights = w;
-    } else {
-      const { delta, value } = m.arrays;
-      if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
-        throw bad("lacks its weights");
-      try {
-        weights = int16FromPacked({ delta, value, scale: meta.scale }, size).weights;
-      } catch (e) {
-        throw bad(`weights: ${(e as Error).message}`);
-      }
-    }
+    const weights = int16TableFromModel(m.arrays, size, meta.version === QUADRATIC_VERSION, bad);
     const { c1, c2, coverage, reduction, top } = meta;
     return new QuadraticFilter(
       new TagMap(meta.tags as string[], meta.column as TagColumn),

@@ -1,6 +1,7 @@
 import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
-import { int16FromPacked, type ModelData } from "../model/model-file.js";
+import type { ModelData } from "../model/model-file.js";
+import { int16TableFromModel } from "./pass-weights.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { applyRoles, decideRoles, NUM_ROLES, ROLE_NAMES, ROLE_PAPER_NAMES } from "./token-role-decisions.js";
@@ -227,21 +228,7 @@ export class TokenRoleFilter implements ArcPruner {
       const { c1, c2, precision, recall, top } = dec;
       info.push({ c1, c2, precision, recall, top });
     });
-    let weights: Int16Array;
-    if (meta.version === LINEAR_VERSION) {
-      const w = m.arrays.weights;
-      if (!(w instanceof Int16Array) || w.length !== NUM_ROLES << bits) throw bad("lacks its weights");
-      weights = w;
-    } else {
-      const { delta, value } = m.arrays;
-      if (!(delta instanceof Uint32Array) || !(value instanceof Int16Array) || delta.length !== value.length)
-        throw bad("lacks its weights");
-      try {
-        weights = int16FromPacked({ delta, value, scale: 1 }, NUM_ROLES << bits).weights;
-      } catch (e) {
-        throw bad(`weights: ${(e as Error).message}`);
-      }
-    }
+    const weights = int16TableFromModel(m.arrays, NUM_ROLES << bits, meta.version === LINEAR_VERSION, bad);
     const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
     return new TokenRoleFilter(tagMap, bits, weights, scales, thresholds, meta.crossRoot !== false, info);
   }
