@@ -13,7 +13,8 @@ import { TagMap } from "../src/prune/tag-map.js";
 import { roleAblation, roleDecisionQuality } from "../src/prune/token-role-analysis.js";
 import { NUM_ROLES, ROLE, ROLE_NAMES, roleLabels } from "../src/prune/token-role-decisions.js";
 import { TOKEN_TEMPLATES, tokenFeatureIndex } from "../src/prune/token-role-features.js";
-import { pairWeights, TokenRoleFilter } from "../src/prune/token-role-filter.js";
+import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
+import { hasSimdKernel, tokenScoreKernel } from "../src/prune/token-score-kernel.js";
 import { hashString } from "../src/util/hash.js";
 import { Rng } from "../src/util/rng.js";
 import { checkOnlyRemoves } from "./prune-helpers.js";
@@ -125,24 +126,21 @@ test("each token-role decision removes exactly the arcs it should (hand-set weig
   assert.ok(misfires < triggers / 200, `${misfires} of ${triggers} decisions misfire`);
 });
 
-test("token scores equal the plain sum of the 16-bit weights of the extracted features, paired or copied", () => {
+test("token scores equal the plain sum of the 16-bit weights of the extracted features, in both kernels", () => {
   const rng = new Rng(9);
   const bits = 12;
-  // Odd byte offset (2): pairWeights cannot view it and must copy; offset 0 is viewed in place.
-  for (const offset of [0, 1]) {
-    const store = new Int16Array((NUM_ROLES << bits) + offset);
-    const w = store.subarray(offset);
-    for (let i = 0; i < w.length; i++) w[i] = Math.floor(rng.next() * 65536) - 32768;
-    w[0] = -32768;
-    w[1] = 32767;
-    const pairs = pairWeights(w);
-    assert.equal(pairs.buffer === w.buffer, offset === 0);
-    for (let p = 0; p < pairs.length; p++) {
-      assert.equal((pairs[p]! << 16) >> 16, w[2 * p]);
-      assert.equal(pairs[p]! >> 16, w[2 * p + 1]);
-    }
-    const scales = Float64Array.from({ length: NUM_ROLES }, (_, d) => 0.5 + d);
-    const f = new TokenRoleFilter(tags, bits, w, scales, new Float64Array(NUM_ROLES));
+  const w = new Int16Array(NUM_ROLES << bits);
+  for (let i = 0; i < w.length; i++) w[i] = Math.floor(rng.next() * 65536) - 32768;
+  w[0] = -32768;
+  w[1] = 32767;
+  const scales = Float64Array.from({ length: NUM_ROLES }, (_, d) => 0.5 + d);
+  // The SIMD kernel wherever the runtime has it (Node 20 does), and the JavaScript loop.
+  assert.equal(hasSimdKernel(), true);
+  for (const kernel of ["auto", "js"] as const) {
+    const f = new TokenRoleFilter(tags, bits, w, scales, new Float64Array(NUM_ROLES), true, [], kernel);
+    assert.equal(f.kernelKind, kernel === "auto" ? "wasm-simd" : "js");
+    assert.deepEqual(f.weights, w);
+    assert.equal(f.withThresholds(f.thresholds).kernelKind, f.kernelKind);
     const runner = new PruningCascade();
     const buf = new Int32Array(256);
     for (const s of sents.slice(0, 10)) {
@@ -152,11 +150,45 @@ test("token scores equal the plain sum of the 16-bit weights of the extracted fe
         for (let d = 0; d < NUM_ROLES; d++) {
           let sum = 0;
           for (let j = 0; j < k; j++) sum += w[(buf[j]! << 3) + d]!;
-          assert.equal(scores[i * NUM_ROLES + d], sum * scales[d]!);
+          assert.equal(scores[i * NUM_ROLES + d], sum * scales[d]!, `${kernel}: token ${i}, decision ${d}`);
         }
       }
     }
   }
+});
+
+test("the token-score kernels agree at the extremes: 256 slots of ±32767 and repeated slots", () => {
+  const w = new Int16Array(NUM_ROLES * 4);
+  for (let d = 0; d < NUM_ROLES; d++) {
+    w[d] = d % 2 === 0 ? 32767 : -32768;
+    w[NUM_ROLES + d] = d - 4;
+    w[2 * NUM_ROLES + d] = 0;
+    w[3 * NUM_ROLES + d] = -1;
+  }
+  const simd = tokenScoreKernel(w, 256);
+  const js = tokenScoreKernel(w, 256, "js");
+  assert.equal(simd.kind, "wasm-simd");
+  assert.equal(js.kind, "js");
+  const want = (k: number, slot: (j: number) => number) =>
+    Array.from({ length: NUM_ROLES }, (_, d) => {
+      let sum = 0;
+      for (let j = 0; j < k; j++) sum += w[slot(j) * NUM_ROLES + d]!;
+      return sum;
+    });
+  const cases: [number, (j: number) => number][] = [
+    [256, () => 0],
+    [255, (j) => j % 4],
+    [1, () => 1],
+    [0, () => 0],
+    [7, (j) => 3 - (j % 3)],
+  ];
+  for (const [k, slot] of cases)
+    for (const kern of [simd, js]) {
+      for (let j = 0; j < k; j++) kern.slots[j] = slot(j);
+      kern.sum(k);
+      assert.deepEqual(Array.from(kern.sums), want(k, slot), `${kern.kind}, ${k} slots`);
+    }
+  assert.throws(() => tokenScoreKernel(new Int16Array(12), 8), RangeError);
 });
 
 test("the linear filter survives a model-file round trip (weights, thresholds, info)", () => {

@@ -6,6 +6,7 @@ import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { applyRoles, decideRoles, NUM_ROLES, ROLE_NAMES, ROLE_PAPER_NAMES } from "./token-role-decisions.js";
 import { MAX_TOKEN_FEATURES, TokenRoleFeatures } from "./token-role-features.js";
+import { tokenScoreKernel, type TokenScoreKernel } from "./token-score-kernel.js";
 
 /** Model-file kind of the linear token-role filter. */
 export const LINEAR_KIND = "linear";
@@ -36,19 +37,20 @@ export class TokenRoleFilter implements ArcPruner {
   readonly kind = LINEAR_KIND;
   /** The feature extractor (it holds the last sentence prepared). */
   readonly features: TokenRoleFeatures;
-  private readonly buf = new Int32Array(MAX_TOKEN_FEATURES);
   private scores = new Float64Array(0);
   private positive = new Uint8Array(0);
-  /** The weights two to an int32 (decision 2k in the low half, 2k+1 in the high half): four reads per feature. */
-  private readonly pairs: Int32Array;
+  /** Sums a token's weights (WebAssembly SIMD where available); it holds the weight table. */
+  private readonly kernel: TokenScoreKernel;
+  /** weights[f * 8 + d]: weight of feature slot f for decision d, in units of `scales[d]` (the kernel's table). */
+  readonly weights: Int16Array;
 
   constructor(
     /** The filter's tag map (the tags it was trained on). */
     readonly tagMap: TagMap,
     /** log2 of the number of hashed feature slots. */
     readonly bits: number,
-    /** weights[f * 8 + d]: weight of feature slot f for decision d, in units of `scales[d]`. */
-    readonly weights: Int16Array,
+    /** weights[f * 8 + d]: weight of feature slot f for decision d (copied into the scoring kernel). */
+    weights: Int16Array,
     /** Per decision, the factor turning integer sums into scores. */
     readonly scales: Float64Array,
     /** Per decision, the score a token must exceed for the decision to fire (+∞: off). */
@@ -57,13 +59,21 @@ export class TokenRoleFilter implements ArcPruner {
     readonly crossRoot = true,
     /** Training records per decision (costs, dev precision/recall, top features). */
     readonly info: readonly RoleDecisionInfo[] = [],
+    /** "js" forces the plain JavaScript scoring loop (the results are identical). */
+    kernel: "auto" | "js" = "auto",
   ) {
     if (weights.length !== NUM_ROLES << bits)
       throw new RangeError(`TokenRoleFilter: ${weights.length} weights for 2^${bits} slots × 8 decisions`);
     if (scales.length !== NUM_ROLES || thresholds.length !== NUM_ROLES)
       throw new RangeError("TokenRoleFilter: one scale and one threshold per decision");
     this.features = new TokenRoleFeatures(tagMap, bits);
-    this.pairs = pairWeights(weights);
+    this.kernel = tokenScoreKernel(weights, MAX_TOKEN_FEATURES, kernel);
+    this.weights = this.kernel.weights;
+  }
+
+  /** Which scoring loop runs: "wasm-simd" or "js". */
+  get kernelKind(): string {
+    return this.kernel.kind;
   }
 
   /** The same weights with other thresholds (e.g. a decision switched off). */
@@ -76,6 +86,7 @@ export class TokenRoleFilter implements ArcPruner {
       Float64Array.from(thresholds),
       this.crossRoot,
       this.info,
+      this.kernel.kind === "js" ? "js" : "auto",
     );
   }
 
@@ -92,46 +103,22 @@ export class TokenRoleFilter implements ArcPruner {
     }
     const fx = this.features;
     fx.prepare(input);
-    const w = this.pairs;
-    const buf = this.buf;
+    const kernel = this.kernel;
+    const slots = kernel.slots;
+    const sums = kernel.sums;
     const sc = this.scores;
     const q = this.scales;
     for (let i = 1; i <= n; i++) {
-      const k = fx.extract(i, buf);
-      let s0 = 0;
-      let s1 = 0;
-      let s2 = 0;
-      let s3 = 0;
-      let s4 = 0;
-      let s5 = 0;
-      let s6 = 0;
-      let s7 = 0;
-      // Memory-bound: four 32-bit reads per feature instead of eight 16-bit ones (1.35× measured);
-      // each half is sign-extended, so the sums are exactly those of the 16-bit weights.
-      for (let j = 0; j < k; j++) {
-        const b = buf[j]! << 2;
-        const x0 = w[b]!;
-        const x1 = w[b + 1]!;
-        const x2 = w[b + 2]!;
-        const x3 = w[b + 3]!;
-        s0 += (x0 << 16) >> 16;
-        s1 += x0 >> 16;
-        s2 += (x1 << 16) >> 16;
-        s3 += x1 >> 16;
-        s4 += (x2 << 16) >> 16;
-        s5 += x2 >> 16;
-        s6 += (x3 << 16) >> 16;
-        s7 += x3 >> 16;
-      }
+      kernel.sum(fx.extract(i, slots));
       const o = i * NUM_ROLES;
-      sc[o] = s0 * q[0]!;
-      sc[o + 1] = s1 * q[1]!;
-      sc[o + 2] = s2 * q[2]!;
-      sc[o + 3] = s3 * q[3]!;
-      sc[o + 4] = s4 * q[4]!;
-      sc[o + 5] = s5 * q[5]!;
-      sc[o + 6] = s6 * q[6]!;
-      sc[o + 7] = s7 * q[7]!;
+      sc[o] = sums[0]! * q[0]!;
+      sc[o + 1] = sums[1]! * q[1]!;
+      sc[o + 2] = sums[2]! * q[2]!;
+      sc[o + 3] = sums[3]! * q[3]!;
+      sc[o + 4] = sums[4]! * q[4]!;
+      sc[o + 5] = sums[5]! * q[5]!;
+      sc[o + 6] = sums[6]! * q[6]!;
+      sc[o + 7] = sums[7]! * q[7]!;
     }
     return sc;
   }
@@ -232,18 +219,4 @@ export class TokenRoleFilter implements ArcPruner {
     const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
     return new TokenRoleFilter(tagMap, bits, weights, scales, thresholds, meta.crossRoot !== false, info);
   }
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-/**
- * The 16-bit weights as int32 pairs, low half = even decision: a view of the same memory on
- * little-endian machines when aligned, a packed copy otherwise.
- */
-export function pairWeights(weights: Int16Array): Int32Array {
-  if (LITTLE_ENDIAN && weights.byteOffset % 4 === 0 && weights.length % 2 === 0)
-    return new Int32Array(weights.buffer, weights.byteOffset, weights.length >> 1);
-  const out = new Int32Array(weights.length >> 1);
-  for (let p = 0; p < out.length; p++) out[p] = (weights[2 * p]! & 0xffff) | (weights[2 * p + 1]! << 16);
-  return out;
 }
