@@ -14,6 +14,11 @@ import {
   LEN_BUCKETS,
   lenFeature,
   pairLengthFeature,
+  SPAN_FLAGS,
+  SPAN_SIGS,
+  spanFeature,
+  spanFlags,
+  spanLengthFeature,
 } from "../src/prune/joint-events.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeFromModelData, cascadeModelData } from "../src/prune/load-pruner.js";
@@ -25,7 +30,17 @@ import { checkOnlyRemoves } from "./prune-helpers.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const vocab = new Vocabularies();
-const sents = [...parseConllu(toyTreebank(40, 5))].map((r) => toSentence(r, vocab));
+const toy = [...parseConllu(toyTreebank(40, 5))].map((r) => toSentence(r, vocab));
+// The toy grammar puts a verb between some heads and modifiers but never punctuation or a
+// conjunction: a third of the tokens get those UPOS tags instead (the filter's tags are XPOS).
+const sents: Sentence[] = (() => {
+  const rng = new Rng(77);
+  const swap = ["PUNCT", "CCONJ", "AUX", "NOUN"].map((t) => vocab.upos.add(t));
+  return toy.map((s) => ({
+    ...s,
+    upos: s.upos.map((u, i) => (i > 0 && rng.next() < 0.33 ? swap[rng.int(swap.length)]! : u)),
+  }));
+})();
 const tags = new TagMap(TagMap.collect(sents, vocab, "xpos"), "xpos");
 const BITS = 12;
 const S = tags.size;
@@ -46,14 +61,31 @@ function randomRoles(rng: Rng, crossRoot: boolean): TokenRoleFilter {
   );
 }
 
-function randomArcWeights(rng: Rng, scale: number, pairLength = true): Float32Array {
-  return Float32Array.from({ length: arcFeatureCount(S, pairLength) }, () => (rng.next() * 2 - 1) * scale);
+function randomArcWeights(rng: Rng, scale: number, pairLength = true, span = pairLength): Float32Array {
+  return Float32Array.from(
+    { length: arcFeatureCount(S, pairLength, span) },
+    () => (rng.next() * 2 - 1) * scale,
+  );
 }
 
-test("joint arc features: hand-worked indices of htd, Len and [htd LenClass]", () => {
+/** Span flags of a sentence's tokens straight from the definition (UPOS → `SPAN_FLAGS`). */
+function flagsOf(s: Sentence): Uint8Array {
+  return Uint8Array.from({ length: s.n + 1 }, (_, i) =>
+    i === 0 ? 0 : (SPAN_FLAGS[vocab.upos.strings[s.upos[i]!]!] ?? 0),
+  );
+}
+
+test("joint arc features: hand-worked indices of htd, Len, [htd LenClass] and the span features", () => {
   const H = 2 * S * S;
-  assert.equal(A, H + LEN_BUCKETS + H * 7);
+  assert.equal(A, H + LEN_BUCKETS + H * 7 + H * 8 + 8 * 2 * 7);
+  assert.equal(arcFeatureCount(S, true, false), H + LEN_BUCKETS + H * 7);
   assert.equal(arcFeatureCount(S, false), H + LEN_BUCKETS);
+  assert.throws(() => arcFeatureCount(S, false, true), RangeError);
+  assert.equal(SPAN_SIGS, 8);
+  // [htd SpanSig] after the pair-length block; [SpanSig Dir LenClass] after that.
+  assert.equal(spanFeature(S, 13, 5), H + 32 + 7 * H + 13 * 8 + 5);
+  assert.equal(spanLengthFeature(S, 5, 1, 9), H + 32 + 7 * H + 8 * H + (5 * 2 + 1) * 7 + 4);
+  assert.equal(spanLengthFeature(S, 7, 1, 90), A - 1);
   // Head tag 2, modifier tag 3, head on the right (dir 1).
   const htd = htdFeature(S, 2, 3, 1);
   assert.equal(htd, (2 * S + 3) * 2 + 1);
@@ -65,6 +97,18 @@ test("joint arc features: hand-worked indices of htd, Len and [htd LenClass]", (
     (d) => pairLengthFeature(S, htd, d) - (H + 32 + htd * 7),
   );
   assert.deepEqual(cls, [0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6]);
+});
+
+test("span flags: punctuation 1, verb or auxiliary 2, coordinating conjunction 4, by UPOS; the cache grows", () => {
+  const strings = ["NOUN", "PUNCT", "VERB", "AUX", "CCONJ", "SCONJ"];
+  const out = new Uint8Array(8);
+  let cache = spanFlags(Int32Array.of(0, 0, 1, 2, 3, 4, 5), 6, strings, new Uint8Array(0), out);
+  assert.deepEqual(Array.from(out.subarray(0, 7)), [0, 0, 1, 2, 2, 4, 0]);
+  // A UPOS tag added to the vocabulary later is looked up, not read past the cache.
+  const more = [...strings, ...Array.from({ length: 40 }, (_, i) => `T${i}`), "PUNCT"];
+  cache = spanFlags(Int32Array.of(0, 46, 45), 2, more, cache, out);
+  assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 1, 0]);
+  assert.ok(cache.length >= more.length);
 });
 
 /**
@@ -94,12 +138,22 @@ function eventsOf(
   return z;
 }
 
-function arcScore(w: Float32Array | null, tagOf: Int32Array, h: number, m: number): number {
+function arcScore(
+  w: Float32Array | null,
+  tagOf: Int32Array,
+  flags: Uint8Array,
+  h: number,
+  m: number,
+): number {
   if (w === null) return 0;
-  const htd = htdFeature(S, tagOf[h]!, tagOf[m]!, h < m ? 0 : 1);
+  const dir = h < m ? 0 : 1;
+  const htd = htdFeature(S, tagOf[h]!, tagOf[m]!, dir);
   const len = Math.abs(h - m);
-  const conj = w.length === A ? w[pairLengthFeature(S, htd, len)]! : 0;
-  return w[htd]! + w[lenFeature(S, len)]! + conj;
+  const conj = w.length > arcFeatureCount(S, false) ? w[pairLengthFeature(S, htd, len)]! : 0;
+  let sig = 0;
+  for (let i = Math.min(h, m) + 1; i < Math.max(h, m); i++) sig |= flags[i]!;
+  const span = w.length === A ? w[spanFeature(S, htd, sig)]! + w[spanLengthFeature(S, sig, dir, len)]! : 0;
+  return w[htd]! + w[lenFeature(S, len)]! + conj + span;
 }
 
 test("joint events: best event, its id and None of every arc equal brute force over Z_a (n ≤ 20, random masks)", () => {
@@ -127,7 +181,9 @@ test("joint events: best event, its id and None of every arc equal brute force o
               if (mask.bits[i] === 1 && rng.next() < drop) mask.bits[i] = 0;
             const sc = roles.scoreAll(runner.prepare(s, vocab));
             const tagOf = roles.features.tag;
-            ev.prepare(sc, tagOf, mask);
+            // Random span flags: every signature occurs.
+            const flags = Uint8Array.from({ length: n + 1 }, (_, i) => (i === 0 ? 0 : rng.int(SPAN_SIGS)));
+            ev.prepare(sc, tagOf, flags, mask);
             for (let h = 0; h <= n; h++) {
               ev.scanRow(h, mask);
               for (let m = 1; m <= n; m++) {
@@ -137,12 +193,12 @@ test("joint events: best event, its id and None of every arc equal brute force o
                 }
                 arcs++;
                 const z = eventsOf(h, m, n, mask, crossRoot, withVine);
-                const score = (e: number) => (e === EVENT_VINE ? arcScore(vine, tagOf, h, m) : sc[e]!);
+                const score = (e: number) => (e === EVENT_VINE ? arcScore(vine, tagOf, flags, h, m) : sc[e]!);
                 const want = Math.max(...z.map(score));
                 assert.ok(Math.abs(ev.best[m]! - want) < 1e-9, `best of ${h}→${m}: ${ev.best[m]} vs ${want}`);
                 assert.ok(z.includes(ev.event[m]!), `event ${ev.event[m]} of ${h}→${m} is not in Z_a`);
                 assert.ok(Math.abs(score(ev.event[m]!) - want) < 1e-9);
-                assert.ok(Math.abs(ev.none[m]! - arcScore(none, tagOf, h, m)) < 1e-9);
+                assert.ok(Math.abs(ev.none[m]! - arcScore(none, tagOf, flags, h, m)) < 1e-9);
               }
             }
           }
@@ -156,13 +212,16 @@ function expectedMask(f: JointFilter, s: Sentence, input: ArcMask): ArcMask {
   const runner = new PruningCascade();
   const sc = f.roles.scoreAll(runner.prepare(s, vocab)).slice();
   const tagOf = f.roles.features.tag.slice();
+  const flags = flagsOf(s);
   const out = input.clone();
   for (let h = 0; h <= s.n; h++)
     for (let m = 1; m <= s.n; m++) {
       if (!input.allows(h, m)) continue;
       const z = eventsOf(h, m, s.n, input, f.roles.crossRoot, f.hasVine);
-      const best = Math.max(...z.map((e) => (e === EVENT_VINE ? arcScore(f.vine, tagOf, h, m) : sc[e]!)));
-      if (best - arcScore(f.none, tagOf, h, m) > f.bias) out.remove(h, m);
+      const best = Math.max(
+        ...z.map((e) => (e === EVENT_VINE ? arcScore(f.vine, tagOf, flags, h, m) : sc[e]!)),
+      );
+      if (best - arcScore(f.none, tagOf, flags, h, m) > f.bias) out.remove(h, m);
     }
   return out;
 }
@@ -171,20 +230,22 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
   const rng = new Rng(21);
   const runner = new PruningCascade();
   for (const crossRoot of [true, false])
-    for (const [withVine, withNone, pairLength] of [
-      [true, true, true],
-      [true, true, false],
-      [false, true, true],
-      [true, false, true],
-      [false, false, true],
+    for (const [withVine, withNone, pairLength, span] of [
+      [true, true, true, true],
+      [true, true, true, false],
+      [true, true, false, false],
+      [false, true, true, true],
+      [true, false, true, true],
+      [false, false, true, true],
     ] as const) {
       const f = new JointFilter(
         randomRoles(rng, crossRoot),
-        withVine ? randomArcWeights(rng, 1.5, pairLength) : null,
-        withNone ? randomArcWeights(rng, 1, pairLength) : null,
+        withVine ? randomArcWeights(rng, 1.5, pairLength, span) : null,
+        withNone ? randomArcWeights(rng, 1, pairLength, span) : null,
         0.8,
         {},
         pairLength,
+        span,
       );
       let removed = 0;
       let total = 0;
@@ -211,18 +272,20 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
 
 test("joint filter survives a model-file round trip (weights, bias, flags, info) and rejects corrupt files", () => {
   const rng = new Rng(3);
-  for (const [withVine, withNone, pairLength] of [
-    [true, true, true],
-    [true, true, false],
-    [false, false, true],
+  for (const [withVine, withNone, pairLength, span] of [
+    [true, true, true, true],
+    [true, true, true, false],
+    [true, true, false, false],
+    [false, false, true, true],
   ] as const) {
     const f = new JointFilter(
       randomRoles(rng, true),
-      withVine ? randomArcWeights(rng, 1, pairLength) : null,
-      withNone ? randomArcWeights(rng, 1, pairLength) : null,
+      withVine ? randomArcWeights(rng, 1, pairLength, span) : null,
+      withNone ? randomArcWeights(rng, 1, pairLength, span) : null,
       0.25,
       { c1: 0.1, c0: 1, alternations: 3, chosen: 2, coverage: 99.5, reduction: 70, target: 99.5 },
       pairLength,
+      span,
     );
     const back = cascadeFromModelData(
       decodeModel(encodeModel(cascadeModelData(new PruningCascade([f])))),
@@ -234,6 +297,7 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     assert.equal(g.hasVine, withVine);
     assert.equal(g.hasNone, withNone);
     assert.equal(g.pairLength, pairLength);
+    assert.equal(g.span, span);
     assert.deepEqual(g.vine, f.vine);
     assert.deepEqual(g.roles.weights, f.roles.weights);
     assert.equal(g.describe(), f.describe());
@@ -247,6 +311,9 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     /bad\.vpf: corrupted model: joint filter has bad vine/,
   );
   m.arrays.vine = randomArcWeights(rng, 1);
+  m.meta.spanSigs = 4;
+  assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /bad span-signature count/);
+  m.meta.spanSigs = SPAN_SIGS;
   m.meta.lenClasses = 5;
   assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /bad length-class count/);
   m.meta.version = 7;

@@ -16,7 +16,9 @@ import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
  *   mask still allows;
  * - the arc-level Vine event of a (features [HeadTag ModTag Dir] and Len, and in filters trained with
  *   `pairLength` their conjunction [HeadTag ModTag Dir LenClass] over `LEN_CLASSES` length classes:
- *   a tag pair's own length profile, as Tag-Vine has), when the filter has one.
+ *   a tag pair's own length profile, as Tag-Vine has; and in filters trained with `span`, the
+ *   signature of what lies between head and modifier (`SPAN_SIGS`) conjoined with the tag pair and
+ *   direction, and with the direction and length class), when the filter has one.
  * The rejection event None_a has the same features; a is filtered iff
  * max_{z ∈ Z_a} score(z) > score(None_a) + bias.
  *
@@ -56,11 +58,63 @@ export function pairLengthFeature(S: number, htd: number, len: number): number {
 }
 
 /**
- * Number of arc features for a tag map of size S: htd pairs and Len buckets, then (`pairLength`,
- * the default) the pair × length-class conjunctions.
+ * Span signatures: what lies strictly between an arc's head and modifier, as the OR of their
+ * `SPAN_FLAGS` (punctuation 1, a verb or auxiliary 2, a coordinating conjunction 4), from the
+ * universal UPOS tags whatever tag set the filter scores with.
  */
-export function arcFeatureCount(S: number, pairLength = true): number {
-  return 2 * S * S + LEN_BUCKETS + (pairLength ? 2 * S * S * LEN_CLASSES : 0);
+export const SPAN_SIGS = 8;
+/** Flag bits of the UPOS tags the span signature sees (other tags: 0). */
+export const SPAN_FLAGS: Readonly<Record<string, number>> = { PUNCT: 1, VERB: 2, AUX: 2, CCONJ: 4 };
+
+/**
+ * Per token 1 … n of `sentence`, its span flag (out[0] = 0, the root); `cache` maps the UPOS ids of
+ * `vocab` to flags and grows as the vocabulary does (pass the returned cache back in).
+ */
+export function spanFlags(
+  upos: Int32Array,
+  n: number,
+  strings: readonly string[],
+  cache: Uint8Array,
+  out: Uint8Array,
+): Uint8Array {
+  if (cache.length < strings.length) {
+    const grown = new Uint8Array(Math.max(strings.length, 2 * cache.length, 32));
+    for (let t = 0; t < strings.length; t++) grown[t] = SPAN_FLAGS[strings[t]!] ?? 0;
+    cache = grown;
+  }
+  out[0] = 0;
+  for (let i = 1; i <= n; i++) out[i] = cache[upos[i]!]!;
+  return cache;
+}
+
+/** Index of the [HeadTag ModTag Dir SpanSig] feature of an arc (htd from `htdFeature`). */
+export function spanFeature(S: number, htd: number, sig: number): number {
+  return 16 * S * S + LEN_BUCKETS + htd * SPAN_SIGS + sig;
+}
+
+/** Index of the [SpanSig Dir LenClass] feature of an arc of length len ≥ 1 (dir 0: head left of the modifier). */
+export function spanLengthFeature(S: number, sig: number, dir: number, len: number): number {
+  return (
+    32 * S * S +
+    LEN_BUCKETS +
+    ((sig << 1) | dir) * LEN_CLASSES +
+    CLASS_OF_LEN[(len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1]!
+  );
+}
+
+/**
+ * Number of arc features for a tag map of size S: htd pairs and Len buckets, then (`pairLength`,
+ * the default) the pair × length-class conjunctions, then (`span`, the default; only with
+ * `pairLength`) the pair × span-signature and span-signature × direction × length-class ones.
+ */
+export function arcFeatureCount(S: number, pairLength = true, span = pairLength): number {
+  if (span && !pairLength) throw new RangeError("arcFeatureCount: span features need the pair-length ones");
+  return (
+    2 * S * S +
+    LEN_BUCKETS +
+    (pairLength ? 2 * S * S * LEN_CLASSES : 0) +
+    (span ? 2 * S * S * SPAN_SIGS + 2 * SPAN_SIGS * LEN_CLASSES : 0)
+  );
 }
 
 /**
@@ -104,6 +158,7 @@ export class JointEventScorer {
   private n = 0;
   private scores: Float64Array = new Float64Array(0);
   private tags: Int32Array = new Int32Array(0);
+  private flags: Uint8Array = new Uint8Array(0);
   private region = new Float64Array(0);
   private regionEvent = new Int32Array(0);
   private rootScore = new Float64Array(0);
@@ -127,10 +182,10 @@ export class JointEventScorer {
 
   /**
    * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
-   * 0..n (0 = root) and the mask the pass receives (Root events only for tokens whose root arc it
-   * allows).
+   * 0..n (0 = root), their span flags (`spanFlags`; 0 at the root) and the mask the pass receives
+   * (Root events only for tokens whose root arc it allows).
    */
-  prepare(scores: Float64Array, tags: Int32Array, mask: ArcMask): void {
+  prepare(scores: Float64Array, tags: Int32Array, flags: Uint8Array, mask: ArcMask): void {
     const n = mask.n;
     this.n = n;
     if (this.best.length < n + 1) {
@@ -144,6 +199,7 @@ export class JointEventScorer {
     }
     this.scores = scores;
     this.tags = tags;
+    this.flags = flags;
     const region = this.region;
     const regionEvent = this.regionEvent;
     for (let m = 1; m <= n; m++) {
@@ -249,8 +305,13 @@ export class JointEventScorer {
     const none = this.none0;
     const track = this.track;
     const cross = this.crossRoot;
+    const flags = this.flags;
+    const SP = 16 * S * S + LEN_BUCKETS;
+    const SL = SP + H * SPAN_SIGS;
     const hBase = tags[h]! * S;
     best[h] = NEG;
+    // The span signature of the arc being scored: the flags of the tokens passed since the head.
+    let sig = 0;
     if (h === 0) {
       const t1 = this.top1;
       const t1At = this.top1At;
@@ -259,6 +320,7 @@ export class JointEventScorer {
       for (let m = 1; m <= n; m++) {
         if (bits[m] === 0) {
           best[m] = NEG;
+          sig |= flags[m]!;
           continue;
         }
         const r = m === 1 ? 0 : m <= 5 ? 1 : 2;
@@ -273,16 +335,19 @@ export class JointEventScorer {
         const l = (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
         const lf = H + l;
         const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + (sig << 1) * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
+        sig |= flags[m]!;
       }
       return;
     }
@@ -314,17 +379,20 @@ export class JointEventScorer {
         const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
         const lf = H + l;
         const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + ((sig << 1) | 1) * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
+      sig |= flags[m]!;
       if (rs[m]! > run) {
         run = rs[m]!;
         runAt = m;
@@ -332,6 +400,7 @@ export class JointEventScorer {
     }
     run = NEG;
     runAt = -1;
+    sig = 0;
     for (let m = h + 1; m <= n; m++) {
       if (bits[row + m] === 1) {
         const d = m - h;
@@ -355,17 +424,20 @@ export class JointEventScorer {
         const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
         const lf = H + l;
         const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + ((sig << 1) | 0) * LEN_CLASSES + cls[l]!;
         if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]!;
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! : 0;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
+      sig |= flags[m]!;
       if (rs[m]! > run) {
         run = rs[m]!;
         runAt = m;

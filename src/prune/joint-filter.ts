@@ -2,7 +2,16 @@ import { VineparseError } from "../errors.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import type { ModelArray, ModelData } from "../model/model-file.js";
 import { nestModel, unnestModel } from "../model/nest.js";
-import { arcFeatureCount, JointEventScorer, LEN_BUCKETS, LEN_CLASSES } from "./joint-events.js";
+import {
+  arcFeatureCount,
+  JointEventScorer,
+  LEN_BUCKETS,
+  LEN_CLASSES,
+  SPAN_FLAGS,
+  SPAN_SIGS,
+  spanFlags,
+  spanLengthFeature,
+} from "./joint-events.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { LINEAR_KIND, TokenRoleFilter } from "./token-role-filter.js";
 
@@ -44,11 +53,13 @@ export class JointFilter implements ArcPruner {
   /** Always "joint". */
   readonly kind = JOINT_KIND;
   private readonly scorer: JointEventScorer;
+  private flags: Uint8Array = new Uint8Array(64);
+  private flagCache: Uint8Array = new Uint8Array(0);
 
   constructor(
     /** The token-role subclassifiers (their thresholds are unused; their tag map also indexes arc features). */
     readonly roles: TokenRoleFilter,
-    /** Vine weights per arc feature (`arcFeatureCount(S, pairLength)`), null without a Vine event. */
+    /** Vine weights per arc feature (`arcFeatureCount(S, pairLength, span)`), null without a Vine event. */
     readonly vine: Float32Array | null,
     /** None weights per arc feature, null for a constant None (score 0). */
     readonly none: Float32Array | null,
@@ -58,12 +69,14 @@ export class JointFilter implements ArcPruner {
     readonly info: JointTrainInfo = {},
     /** Whether Vine and None have the [HeadTag ModTag Dir LenClass] features (filters trained before them do not). */
     readonly pairLength = true,
+    /** Whether they have the span-signature features (`SPAN_SIGS`; filters trained before them do not). */
+    readonly span = pairLength,
   ) {
     const S = roles.tagMap.size;
-    const A = arcFeatureCount(S, pairLength);
+    const A = arcFeatureCount(S, pairLength, span);
     if ((vine !== null && vine.length !== A) || (none !== null && none.length !== A))
       throw new RangeError(`JointFilter: Vine / None need ${A} arc weights`);
-    // The scorer reads every arc feature; without pair-length features theirs are 0.
+    // The scorer reads every arc feature; those a filter lacks weigh 0.
     const full = (w: Float32Array | null) => {
       if (w === null) return null;
       const f = new Float64Array(arcFeatureCount(S));
@@ -75,7 +88,7 @@ export class JointFilter implements ArcPruner {
 
   /** The same subclassifiers at another operating point. */
   withBias(bias: number, info: JointTrainInfo = this.info): JointFilter {
-    return new JointFilter(this.roles, this.vine, this.none, bias, info, this.pairLength);
+    return new JointFilter(this.roles, this.vine, this.none, bias, info, this.pairLength, this.span);
   }
 
   /** Whether the filter has a Vine event / a learned None. */
@@ -86,11 +99,19 @@ export class JointFilter implements ArcPruner {
     return this.none !== null;
   }
 
+  /** The span flags of `input`'s tokens (a buffer reused by the next call). */
+  private spanFlagsOf(input: PruneInput): Uint8Array {
+    const s = input.sentence;
+    if (this.flags.length < s.n + 1) this.flags = new Uint8Array(Math.max(s.n + 1, 2 * this.flags.length));
+    this.flagCache = spanFlags(s.upos, s.n, input.vocab.upos.strings, this.flagCache, this.flags);
+    return this.flags;
+  }
+
   /** Removes every arc whose best event beats its None event by more than the bias, in place. */
   prune(input: PruneInput, mask: ArcMask): void {
     const sc = this.roles.scoreAll(input);
     const ev = this.scorer;
-    ev.prepare(sc, this.roles.features.tag, mask);
+    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask);
     const n = mask.n;
     const size = mask.size;
     const bits = mask.bits;
@@ -112,7 +133,7 @@ export class JointFilter implements ArcPruner {
   margins(input: PruneInput, mask: ArcMask, out: Float64Array): void {
     const sc = this.roles.scoreAll(input);
     const ev = this.scorer;
-    ev.prepare(sc, this.roles.features.tag, mask);
+    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask);
     const n = mask.n;
     const size = mask.size;
     for (let h = 0; h <= n; h++) {
@@ -139,6 +160,7 @@ export class JointFilter implements ArcPruner {
         bias: this.bias,
         lenBuckets: LEN_BUCKETS,
         ...(this.pairLength ? { lenClasses: LEN_CLASSES } : {}),
+        ...(this.span ? { spanSigs: SPAN_SIGS } : {}),
         info: this.info,
       },
       arrays,
@@ -185,13 +207,40 @@ export class JointFilter implements ArcPruner {
         out.push(`${l}${l === LEN_BUCKETS ? "+" : ""}:${w[H + l - 1]!.toFixed(2)}`);
       return `    ${out.join(" ")}`;
     };
+    // [SpanSig Dir LenClass] weights: one line per signature and direction, over the length classes.
+    const spans = (w: Float32Array) => {
+      if (!this.span) return [];
+      const out: string[] = [];
+      for (let sig = 0; sig < SPAN_SIGS; sig++)
+        for (let d = 0; d < 2; d++) {
+          const names = Object.entries(SPAN_FLAGS)
+            .filter(([, bit]) => (sig & bit) !== 0)
+            .map(([t]) => t);
+          const at = spanLengthFeature(S, sig, d, 1);
+          const row = Array.from({ length: LEN_CLASSES }, (_, c) => w[at + c]!.toFixed(2));
+          out.push(
+            `    ${d === 0 ? "→" : "←"} ${names.length > 0 ? names.join("/") : "nothing"} between: ${row.join(" ")}`,
+          );
+        }
+      return out;
+    };
     if (this.none !== null) {
       lines.push("None (a higher score protects the arc): Len", lens(this.none));
       lines.push("  most protected head→modifier tag pairs:", ...pairs(this.none, 1, 8));
+      if (this.span)
+        lines.push(
+          "  by what lies between (length classes 1, 2, 3-4, 5-7, 8-12, 13-20, 21+):",
+          ...spans(this.none),
+        );
     }
     if (this.vine !== null) {
       lines.push("Vine: Len", lens(this.vine));
       lines.push("  tag pairs the Vine event most wants to filter:", ...pairs(this.vine, 1, 8));
+      if (this.span)
+        lines.push(
+          "  by what lies between (length classes 1, 2, 3-4, 5-7, 8-12, 13-20, 21+):",
+          ...spans(this.vine),
+        );
     }
     lines.push(this.roles.describe().trimEnd());
     return lines.join("\n") + "\n";
@@ -207,6 +256,7 @@ export class JointFilter implements ArcPruner {
       bias?: unknown;
       lenBuckets?: unknown;
       lenClasses?: unknown;
+      spanSigs?: unknown;
       info?: unknown;
     };
     if (meta.version !== JOINT_VERSION)
@@ -221,11 +271,14 @@ export class JointFilter implements ArcPruner {
     if (meta.lenClasses !== undefined && meta.lenClasses !== LEN_CLASSES)
       throw bad("has a bad length-class count");
     const pairLength = meta.lenClasses !== undefined;
+    if (meta.spanSigs !== undefined && (meta.spanSigs !== SPAN_SIGS || !pairLength))
+      throw bad("has a bad span-signature count");
+    const span = meta.spanSigs !== undefined;
     if (typeof meta.bias !== "number" || !Number.isFinite(meta.bias)) throw bad("has a bad operating point");
     const part = unnestModel("roles", m, meta.roles, file, "joint filter token roles");
     if (part.kind !== LINEAR_KIND) throw bad("lacks its token-role subclassifiers");
     const roles = TokenRoleFilter.fromModelData(part, file);
-    const A = arcFeatureCount(roles.tagMap.size, pairLength);
+    const A = arcFeatureCount(roles.tagMap.size, pairLength, span);
     const arc = (name: string, present: unknown): Float32Array | null => {
       if (present !== true) return null;
       const a = m.arrays[name];
@@ -240,6 +293,7 @@ export class JointFilter implements ArcPruner {
       meta.bias,
       info,
       pairLength,
+      span,
     );
   }
 }

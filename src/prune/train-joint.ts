@@ -15,6 +15,10 @@ import {
   JointEventScorer,
   LEN_BUCKETS,
   pairLengthFeature,
+  SPAN_SIGS,
+  spanFeature,
+  spanFlags,
+  spanLengthFeature,
 } from "./joint-events.js";
 import { JointFilter, type JointTrainInfo } from "./joint-filter.js";
 import { SparseRowsBuilder } from "./sparse-rows.js";
@@ -45,6 +49,8 @@ export interface JointTrainOptions {
   none?: boolean;
   /** Whether Vine and None also have the [HeadTag ModTag Dir LenClass] features (default true). */
   pairLength?: boolean;
+  /** Whether they also have the span-signature features (`SPAN_SIGS`; default `pairLength`, which they need). */
+  span?: boolean;
   /** Latent-SVM alternations (assign, train); the best on dev is kept (default 4). */
   alternations?: number;
   /** Dev coverage target (%) of prefix + filter: the operating point (default 99.7). */
@@ -192,13 +198,14 @@ function filterFromWeights(
   withVine: boolean,
   withNone: boolean,
   pairLength: boolean,
+  span: boolean,
   bias: number,
   info: JointTrainInfo,
 ): JointFilter {
   const D = 1 << bits;
-  // Training lays out every arc feature; without pair-length features the filter keeps the others.
+  // Training lays out every arc feature; the filter keeps those it has (a prefix of the layout).
   const A = arcFeatureCount(tagMap.size);
-  const kept = arcFeatureCount(tagMap.size, pairLength);
+  const kept = arcFeatureCount(tagMap.size, pairLength, span);
   const weights = new Int16Array(NUM_ROLES << bits);
   const scales = new Float64Array(NUM_ROLES);
   for (let d = 0; d < NUM_ROLES; d++) {
@@ -218,7 +225,7 @@ function filterFromWeights(
   );
   const vine = withVine ? Float32Array.from(w.subarray(8 * D, 8 * D + kept)) : null;
   const none = withNone ? Float32Array.from(w.subarray(8 * D + A, 8 * D + A + kept)) : null;
-  return new JointFilter(roles, vine, none, bias, info, pairLength);
+  return new JointFilter(roles, vine, none, bias, info, pairLength, span);
 }
 
 /** Growable parallel arrays of constraints. */
@@ -257,7 +264,7 @@ class Constraints {
  * Weston–Watkins form (one hinge per competitor: score(z*) − score(None) ≥ 1 for an arc to filter,
  * score(None) − score(z) ≥ 1 for each z of an arc to keep) with costs C1 / C0, which is a binary SVM
  * on difference vectors (`trainDifferenceSvm`; event feature rows stored once: token rows, and one
- * row per (tag pair, direction, length) of the arc features). After each alternation the filter's
+ * row per (tag pair, direction, length, span signature) of the arc features). After each alternation the filter's
  * operating point (a bias on None) is set on dev for the coverage target; the alternation removing
  * most dev arcs is kept. Memory: token feature rows once, ~20 bytes per constraint plus the solver's
  * 20; identical Vine constraints of arcs to keep are merged (cost × count).
@@ -276,6 +283,8 @@ export function trainJointFilter(
   const withVine = opts.vine ?? true;
   const withNone = opts.none ?? true;
   const pairLength = opts.pairLength ?? true;
+  const span = opts.span ?? pairLength;
+  if (span && !pairLength) throw new RangeError("trainJointFilter: span features need the pair-length ones");
   const alternations = opts.alternations ?? 4;
   const target = opts.coverage ?? 99.7;
   const crossRoot = opts.crossRoot ?? true;
@@ -297,7 +306,7 @@ export function trainJointFilter(
     return true;
   });
 
-  // Event feature rows: every token once, then one row per (htd, length bucket) pair.
+  // Event feature rows: every token once, then one row per (htd, length bucket, span signature).
   let t0 = performance.now();
   const S = tagMap.size;
   const H = 2 * S * S;
@@ -309,6 +318,8 @@ export function trainJointFilter(
   const base = new Int32Array(sents.length + 1);
   sents.forEach((s, k) => (base[k + 1] = base[k]! + s.n + 1));
   const tagsAll = new Int32Array(base[sents.length]!);
+  const flagsAll = new Uint8Array(base[sents.length]!);
+  let flagCache: Uint8Array = new Uint8Array(0);
   const masks: ArcMask[] = [];
   const initScores = new Float64Array(base[sents.length]! * NUM_ROLES);
   sents.forEach((s, k) => {
@@ -317,6 +328,7 @@ export function trainJointFilter(
     fx.prepare(input);
     for (let i = 1; i <= s.n; i++) rowsB.add(buf, null, fx.extract(i, buf));
     tagsAll.set(fx.tag.subarray(0, s.n + 1), base[k]!);
+    flagCache = spanFlags(s.upos, s.n, vocab.upos.strings, flagCache, flagsAll.subarray(base[k]!));
     if (init !== null) {
       const sc = init.scoreAll(prefix.prepare(s, vocab));
       const o = base[k]! * NUM_ROLES;
@@ -328,18 +340,30 @@ export function trainJointFilter(
     }
   });
   const tokenRows = rowsB.size;
-  const idx = new Int32Array(3);
+  const sigs = span ? SPAN_SIGS : 1;
+  const idx = new Int32Array(5);
   for (let p = 0; p < H; p++)
-    for (let l = 0; l < LEN_BUCKETS; l++) {
-      idx[0] = p;
-      idx[1] = H + l;
-      idx[2] = pairLengthFeature(S, p, l + 1);
-      rowsB.add(idx, null, pairLength ? 3 : 2);
-    }
+    for (let l = 0; l < LEN_BUCKETS; l++)
+      for (let sig = 0; sig < sigs; sig++) {
+        idx[0] = p;
+        idx[1] = H + l;
+        idx[2] = pairLengthFeature(S, p, l + 1);
+        idx[3] = spanFeature(S, p, sig);
+        idx[4] = spanLengthFeature(S, sig, p & 1, l + 1);
+        rowsB.add(idx, null, span ? 5 : pairLength ? 3 : 2);
+      }
   const x = rowsB.build();
   const tokRow = (k: number, i: number) => base[k]! - k + i - 1;
-  const arcRow = (htd: number, len: number) =>
-    tokenRows + htd * LEN_BUCKETS + (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
+  // The span signature of arc h→m of sentence k: the flags of the tokens strictly between.
+  const sigOf = (k: number, h: number, m: number) => {
+    if (!span) return 0;
+    let sig = 0;
+    const hi = base[k]! + (h > m ? h : m);
+    for (let i = base[k]! + (h < m ? h : m) + 1; i < hi; i++) sig |= flagsAll[i]!;
+    return sig;
+  };
+  const arcRow = (htd: number, len: number, sig: number) =>
+    tokenRows + (htd * LEN_BUCKETS + (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1) * sigs + sig;
   const htdOf = (k: number, h: number, m: number) =>
     ((tagsAll[base[k]! + h]! * S + tagsAll[base[k]! + m]!) << 1) | (h < m ? 0 : 1);
   // Placements: decision d's weights interleaved (f * 8 + d), then Vine, then None.
@@ -354,7 +378,7 @@ export function trainJointFilter(
 
   // Arcs to keep: one constraint per event of Z_a (Vine ones merged per arc-feature row).
   const keep = new Constraints();
-  const vineKeep = new Float64Array(H * LEN_BUCKETS);
+  const vineKeep = new Float64Array(H * LEN_BUCKETS * sigs);
   let goldArcs = 0;
   let filterArcs = 0;
   sents.forEach((s, k) => {
@@ -367,7 +391,8 @@ export function trainJointFilter(
       goldArcs++;
       const htd = htdOf(k, h, m);
       const len = Math.abs(h - m);
-      const neg = withNone ? arcRow(htd, len) : -1;
+      const row = arcRow(htd, len, sigOf(k, h, m));
+      const neg = withNone ? row : -1;
       if (h >= 1) keep.add(tokRow(k, h), ROLE.noHead, neg, c0);
       for (let d = 1; d < ROLE.root; d++)
         if (h < roleLo(d, m) || h > roleHi(d, m, n)) keep.add(tokRow(k, m), d, neg, c0);
@@ -379,7 +404,7 @@ export function trainJointFilter(
           (crossRoot && h >= 1 && Math.min(h, m) < j && j < Math.max(h, m));
         if (filters) keep.add(tokRow(k, j), ROLE.root, neg, c0);
       }
-      if (withVine) vineKeep[arcRow(htd, len) - tokenRows]! += c0;
+      if (withVine) vineKeep[row - tokenRows]! += c0;
     }
     for (let h = 0; h <= n; h++)
       for (let m = 1; m <= n; m++) if (mask.bits[h * size + m] === 1 && s.head[m] !== h) filterArcs++;
@@ -406,7 +431,7 @@ export function trainJointFilter(
       for (let m = 1; m <= s.n; m++) {
         if (mask.bits[h * size + m] === 0 || s.head[m] === h || !keepFilter()) continue;
         if (F === fArc.length) break;
-        fArc[F] = arcRow(htdOf(k, h, m), Math.abs(h - m));
+        fArc[F] = arcRow(htdOf(k, h, m), Math.abs(h - m), sigOf(k, h, m));
         fSent[F] = k;
         fCell[F++] = h * size + m;
       }
@@ -491,6 +516,7 @@ export function trainJointFilter(
         scorer.prepare(
           scores.subarray(base[k]! * NUM_ROLES, (base[k]! + n + 1) * NUM_ROLES),
           tagsAll.subarray(base[k]!, base[k]! + n + 1),
+          flagsAll.subarray(base[k]!, base[k]! + n + 1),
           mask,
         );
         lastK = k;
@@ -538,7 +564,7 @@ export function trainJointFilter(
     const objective = differencePrimalObjective(problem, w);
     // Operating point on dev.
     const info: JointTrainInfo = {};
-    const f0 = filterFromWeights(w, tagMap, bits, crossRoot, withVine, withNone, pairLength, 0, info);
+    const f0 = filterFromWeights(w, tagMap, bits, crossRoot, withVine, withNone, pairLength, span, 0, info);
     const dm = devMargins(f0, dev, vocab, prefix, devMasks);
     const op = operatingPoint(dm, target);
     const seconds = (performance.now() - t0) / 1000;

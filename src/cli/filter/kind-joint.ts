@@ -23,6 +23,7 @@ export const jointKind: FilterKind = {
     vine: { type: "string" },
     none: { type: "string" },
     "pair-length": { type: "string" },
+    span: { type: "string" },
     alternations: { type: "string" },
     sample: { type: "string" },
     eps: { type: "string" },
@@ -36,6 +37,8 @@ export const jointKind: FilterKind = {
           --coverage P (dev coverage target of the whole cascade, %, default 99.7)
           --vine yes|no  --none yes|no (the Vine event / a learned None threshold; default yes)
           --pair-length yes|no (Vine and None also get [HeadTag ModTag Dir LenClass] features; default yes)
+          --span yes|no (and features of what lies between head and modifier: punctuation, a verb,
+            a conjunction, by UPOS; default yes, needs --pair-length yes)
           --alternations N (latent SVM alternations, best on dev kept; default 6)
           --sample S (share of the arcs to filter used for training, default 1)
           --eps E (solver tolerance, default 0.1)  --max-iter N (solver passes per alternation, default 200)
@@ -85,6 +88,10 @@ export const jointKind: FilterKind = {
       }).filter;
       initName = "an independently trained linear filter";
     }
+    const pairLength = yesNo("pair-length", v["pair-length"]);
+    const span = v.span === undefined ? pairLength : yesNo("span", v.span);
+    if (span && !pairLength)
+      throw new UsageError("filter train --kind joint: --span yes needs --pair-length yes");
     const r = trainJointFilter(ctx.train, ctx.dev, ctx.vocab, {
       init,
       initName,
@@ -94,7 +101,8 @@ export const jointKind: FilterKind = {
       firstVine:
         choiceOption("filter", "first-vine", v["first-vine"], ["yes", "no"] as const, "no") === "yes",
       none: yesNo("none", v.none),
-      pairLength: yesNo("pair-length", v["pair-length"]),
+      pairLength,
+      span,
       alternations: numberOption("filter", "alternations", v.alternations, 6, {
         integer: true,
         min: 1,
