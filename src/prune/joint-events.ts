@@ -166,16 +166,6 @@ export class JointEventScorer {
   private top1At = -1;
   private top2 = NEG;
   private top2At = -1;
-  private vineW: Float64Array | null = null;
-  private noneW: Float64Array | null = null;
-  /**
-   * The arc weights as `scanRow` reads them, Vine and None side by side: per htd feature a record of
-   * 16 (Vine, None) pairs, [htd] then [htd LenClass c] for the 7 classes then [htd SpanSig g] for the
-   * 8 signatures (one 256-byte record instead of six scattered reads per arc).
-   */
-  private rec = new Float64Array(0);
-  /** Per (signature, direction, Len bucket): Vine and None of Len, then of [SpanSig Dir LenClass]. */
-  private lenRec = new Float64Array(0);
 
   constructor(
     /** Size S of the tag map (dense tag ids 0 … S − 1) the arc features are indexed by. */
@@ -183,66 +173,12 @@ export class JointEventScorer {
     /** Whether Root events also filter the arcs crossing their token. */
     readonly crossRoot: boolean,
     /** Vine weights per arc feature (all `arcFeatureCount(S)` of them; null: no Vine event). */
-    vine: Float64Array | null,
+    public vine: Float64Array | null,
     /** None weights per arc feature (all of them; null: score(None) = 0). */
-    none0: Float64Array | null,
+    public none0: Float64Array | null,
     /** Whether `scanRow` records the best event's id. */
     public track = false,
-  ) {
-    this.vineW = vine;
-    this.noneW = none0;
-    this.layout();
-  }
-
-  /** Vine weights per arc feature (all `arcFeatureCount(S)` of them; null: no Vine event). */
-  get vine(): Float64Array | null {
-    return this.vineW;
-  }
-  set vine(w: Float64Array | null) {
-    this.vineW = w;
-    this.layout();
-  }
-  /** None weights per arc feature (all of them; null: score(None) = 0). */
-  get none0(): Float64Array | null {
-    return this.noneW;
-  }
-  set none0(w: Float64Array | null) {
-    this.noneW = w;
-    this.layout();
-  }
-
-  /** Lays the Vine and None weights out as `scanRow` reads them (`rec`, `lenRec`); absent ones as 0. */
-  private layout(): void {
-    const S = this.tagCount;
-    const H = 2 * S * S;
-    const P = H + LEN_BUCKETS;
-    const SP = 16 * S * S + LEN_BUCKETS;
-    const SL = SP + H * SPAN_SIGS;
-    if (this.rec.length !== H * 32) this.rec = new Float64Array(H * 32);
-    if (this.lenRec.length !== SPAN_SIGS * 2 * LEN_BUCKETS * 4)
-      this.lenRec = new Float64Array(SPAN_SIGS * 2 * LEN_BUCKETS * 4);
-    const rec = this.rec;
-    const lr = this.lenRec;
-    for (let k = 0; k < 2; k++) {
-      const w = k === 0 ? this.vineW : this.noneW;
-      if (w !== null && w.length !== arcFeatureCount(S))
-        throw new RangeError(`JointEventScorer: ${arcFeatureCount(S)} arc weights needed`);
-      for (let htd = 0; htd < H; htd++) {
-        const o = htd * 32 + k;
-        rec[o] = w !== null ? w[htd]! : 0;
-        for (let c = 0; c < LEN_CLASSES; c++)
-          rec[o + 2 + 2 * c] = w !== null ? w[P + htd * LEN_CLASSES + c]! : 0;
-        for (let g = 0; g < SPAN_SIGS; g++)
-          rec[o + 16 + 2 * g] = w !== null ? w[SP + htd * SPAN_SIGS + g]! : 0;
-      }
-      for (let sd = 0; sd < 2 * SPAN_SIGS; sd++)
-        for (let l = 0; l < LEN_BUCKETS; l++) {
-          const o = (sd * LEN_BUCKETS + l) * 4 + k;
-          lr[o] = w !== null ? w[H + l]! : 0;
-          lr[o + 2] = w !== null ? w[SL + sd * LEN_CLASSES + CLASS_OF_LEN[l]!]! : 0;
-        }
-    }
-  }
+  ) {}
 
   /**
    * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
@@ -362,13 +298,16 @@ export class JointEventScorer {
     const rs = this.rootScore;
     const tags = this.tags;
     const S = this.tagCount;
+    const H = 2 * S * S;
+    const P = H + LEN_BUCKETS;
     const cls = CLASS_OF_LEN;
-    const hasVine = this.vineW !== null;
+    const vine = this.vine;
+    const none = this.none0;
     const track = this.track;
     const cross = this.crossRoot;
     const flags = this.flags;
-    const rec = this.rec;
-    const lr = this.lenRec;
+    const SP = 16 * S * S + LEN_BUCKETS;
+    const SL = SP + H * SPAN_SIGS;
     const hBase = tags[h]! * S;
     best[h] = NEG;
     // The span signature of the arc being scored: the flags of the tokens passed since the head.
@@ -392,20 +331,21 @@ export class JointEventScorer {
           v = root;
           if (track) e = (m === t1At ? t2At : t1At) * NUM_ROLES + ROLE.root;
         }
-        const rr = (hBase + tags[m]!) << 6;
+        const hf = ((hBase + tags[m]!) << 1) | 0;
         const l = (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
-        const q = ((sig << 1) * LEN_BUCKETS + l) << 2;
-        const cr = rr + 2 + 2 * cls[l]!;
-        const sr = rr + 16 + 2 * sig;
-        if (hasVine) {
-          const s = rec[rr]! + lr[q]! + rec[cr]! + rec[sr]! + lr[q + 2]!;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + (sig << 1) * LEN_CLASSES + cls[l]!;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = rec[rr + 1]! + lr[q + 1]! + rec[cr + 1]! + rec[sr + 1]! + lr[q + 3]!;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
         sig |= flags[m]!;
       }
@@ -435,20 +375,21 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        const rr = (((hBase + tags[m]!) << 1) | 1) << 5;
+        const hf = ((hBase + tags[m]!) << 1) | 1;
         const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
-        const q = (((sig << 1) | 1) * LEN_BUCKETS + l) << 2;
-        const cr = rr + 2 + 2 * cls[l]!;
-        const sr = rr + 16 + 2 * sig;
-        if (hasVine) {
-          const s = rec[rr]! + lr[q]! + rec[cr]! + rec[sr]! + lr[q + 2]!;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + ((sig << 1) | 1) * LEN_CLASSES + cls[l]!;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = rec[rr + 1]! + lr[q + 1]! + rec[cr + 1]! + rec[sr + 1]! + lr[q + 3]!;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
       sig |= flags[m]!;
@@ -479,20 +420,21 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        const rr = ((hBase + tags[m]!) << 1) << 5;
+        const hf = (hBase + tags[m]!) << 1;
         const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
-        const q = ((sig << 1) * LEN_BUCKETS + l) << 2;
-        const cr = rr + 2 + 2 * cls[l]!;
-        const sr = rr + 16 + 2 * sig;
-        if (hasVine) {
-          const s = rec[rr]! + lr[q]! + rec[cr]! + rec[sr]! + lr[q + 2]!;
+        const lf = H + l;
+        const cf = P + hf * LEN_CLASSES + cls[l]!;
+        const sf = SP + hf * SPAN_SIGS + sig;
+        const sl = SL + ((sig << 1) | 0) * LEN_CLASSES + cls[l]!;
+        if (vine !== null) {
+          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
           if (s > v) {
             v = s;
             e = EVENT_VINE;
           }
         }
         best[m] = v;
-        noneOut[m] = rec[rr + 1]! + lr[q + 1]! + rec[cr + 1]! + rec[sr + 1]! + lr[q + 3]!;
+        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
         if (track) event[m] = e;
       } else best[m] = NEG;
       sig |= flags[m]!;
