@@ -34,6 +34,7 @@ function withJsKernel(p: ArcPruner): ArcPruner {
       p.bias,
       p.info,
       p.pairLength,
+      p.span,
     );
   return p;
 }
