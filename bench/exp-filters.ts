@@ -101,7 +101,9 @@ function cli(args: string[]): void {
 
 /**
  * Tagged copies of the treebank, made once and kept in out/cache/<tb>/: train with 10-fold
- * jack-knifed tags (as a filter meets tags at parse time), dev tagged by the bundled model's tagger.
+ * jack-knifed tags (as a filter meets tags at parse time; with the word vectors of
+ * `npm run build-vectors` when models/en_vectors.vpm exists, as the README's recipe and the bundle's
+ * build tag it), dev tagged by the bundled model's tagger.
  */
 function taggedData(
   ctx: BenchContext,
@@ -110,11 +112,18 @@ function taggedData(
 ): { train: string; dev: string } {
   const dir = join(repoRoot, "out", "cache", tb);
   mkdirSync(dir, { recursive: true });
-  const train = join(dir, "train.jk.conllu");
+  const vectors = join(repoRoot, "models", "en_vectors.vpm");
+  const withVectors = existsSync(vectors);
+  const train = join(dir, withVectors ? "train.jkv.conllu" : "train.jk.conllu");
   const dev = join(dir, "dev.tagged.conllu");
   if (!existsSync(train)) {
-    note(`jack-knifing ${tb} train tags (10 folds) into ${train}`);
-    cli(["tag", "--jackknife", "10", "--input", ctx.treebank(tb, "train"), "--output", train]);
+    note(
+      withVectors
+        ? `jack-knifing ${tb} train tags (10 folds, word vectors ${vectors}) into ${train}`
+        : `jack-knifing ${tb} train tags (10 folds) into ${train}; without word vectors (npm run build-vectors first for the README's recipe)`,
+    );
+    const vec = withVectors ? ["--vectors", vectors] : [];
+    cli(["tag", "--jackknife", "10", ...vec, "--input", ctx.treebank(tb, "train"), "--output", train]);
   }
   if (!existsSync(dev)) {
     note(`tagging ${tb} dev with the bundled tagger into ${dev}`);
