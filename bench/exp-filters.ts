@@ -24,7 +24,7 @@ import { roleAblation, roleDecisionQuality } from "../src/prune/token-role-analy
 import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { BenchAbort, type BenchContext, type Experiment, repoRoot, resultsDir } from "./lib.js";
+import { BenchAbort, type BenchContext, type Experiment, median, repoRoot, resultsDir } from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
 /** One row of Table 4: a filter kind trained on top of an earlier row's cascade. */
@@ -82,13 +82,6 @@ const STAGES: Stage[] = [
   },
   { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear (for Quad)", values: {}, sweep: [] },
 ];
-
-/** Median of a non-empty list. */
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-}
 
 /** Runs the built CLI, or stops the bench with its stderr. */
 function cli(args: string[]): void {

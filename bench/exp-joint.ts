@@ -22,14 +22,7 @@ import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { devMargins, operatingPoint } from "../src/prune/train-joint.js";
-import { BenchAbort, type BenchContext, type Experiment } from "./lib.js";
-
-/** Median of a non-empty list. */
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-}
+import { BenchAbort, type BenchContext, type Experiment, median } from "./lib.js";
 
 /** One row of Table 1: a filter file and what it is. */
 interface Row1 {

@@ -7,14 +7,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { type BenchContext, type Experiment, type ParseSummary, repoRoot } from "./lib.js";
+import { type BenchContext, type Experiment, median, type ParseSummary, repoRoot } from "./lib.js";
 import type { StageMemory } from "./memory-stages.js";
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const h = s.length >> 1;
-  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
-}
 
 /** One thing to measure: a build of the CLI (its main.js) with a model. */
 interface Variant {

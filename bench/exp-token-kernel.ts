@@ -11,7 +11,7 @@ import { loadCascade } from "../src/prune/load-pruner.js";
 import type { ArcPruner } from "../src/prune/pruner.js";
 import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
 import { hasSimdKernel } from "../src/prune/token-score-kernel.js";
-import { BenchAbort, type BenchContext, type Experiment } from "./lib.js";
+import { BenchAbort, type BenchContext, type Experiment, median } from "./lib.js";
 
 /** The same pass with its token-role weights summed by the JavaScript loop. */
 function withJsKernel(p: ArcPruner): ArcPruner {
@@ -38,8 +38,6 @@ function withJsKernel(p: ArcPruner): ArcPruner {
     );
   return p;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
 
 /**
  * `npm run bench -- token-kernel --filters F,F,… --dev D [--reps 9]`: for each filter (or cascade)

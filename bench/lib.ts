@@ -311,6 +311,13 @@ export function runParseCommand(
   return { summary: JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary, wall };
 }
 
+/** Median of a non-empty list (the mean of the two middle values when the count is even). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
+}
+
 /** Runs `f` `reps` times (at least once): its first result and the shortest time in seconds. */
 export function bestOf<T>(reps: number, f: () => T): { result: T; seconds: number } {
   let result: T | undefined;
