@@ -166,6 +166,13 @@ export class JointEventScorer {
   private top1At = -1;
   private top2 = NEG;
   private top2At = -1;
+  /** Scores of the arc `arcScores` last looked at: Vine at [0], None at [1]. */
+  private readonly arc = new Float64Array(2);
+  /** Where the arc-feature blocks start (see `arcFeatureCount`): Len, [htd LenClass], [htd SpanSig], [SpanSig Dir LenClass]. */
+  private readonly lenAt: number;
+  private readonly pairAt: number;
+  private readonly spanAt: number;
+  private readonly spanLenAt: number;
 
   constructor(
     /** Size S of the tag map (dense tag ids 0 … S − 1) the arc features are indexed by. */
@@ -178,7 +185,31 @@ export class JointEventScorer {
     public none0: Float64Array | null,
     /** Whether `scanRow` records the best event's id. */
     public track = false,
-  ) {}
+  ) {
+    const H = 2 * tagCount * tagCount;
+    this.lenAt = H;
+    this.pairAt = H + LEN_BUCKETS;
+    this.spanAt = this.pairAt + H * LEN_CLASSES;
+    this.spanLenAt = this.spanAt + H * SPAN_SIGS;
+  }
+
+  /**
+   * Vine (arc[0]) and None (arc[1]) scores of an arc with [HeadTag ModTag Dir] feature hf (its low
+   * bit is the direction), length len ≥ 1 and span signature sig: the sums of its five arc features,
+   * always in the same order (0 for an absent event).
+   */
+  private arcScores(hf: number, len: number, sig: number): void {
+    const l = (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
+    const c = CLASS_OF_LEN[l]!;
+    const lf = this.lenAt + l;
+    const cf = this.pairAt + hf * LEN_CLASSES + c;
+    const sf = this.spanAt + hf * SPAN_SIGS + sig;
+    const sl = this.spanLenAt + ((sig << 1) | (hf & 1)) * LEN_CLASSES + c;
+    const vine = this.vine;
+    const none = this.none0;
+    this.arc[0] = vine !== null ? vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]! : 0;
+    this.arc[1] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
+  }
 
   /**
    * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
@@ -298,16 +329,11 @@ export class JointEventScorer {
     const rs = this.rootScore;
     const tags = this.tags;
     const S = this.tagCount;
-    const H = 2 * S * S;
-    const P = H + LEN_BUCKETS;
-    const cls = CLASS_OF_LEN;
-    const vine = this.vine;
-    const none = this.none0;
+    const hasVine = this.vine !== null;
+    const arc = this.arc;
     const track = this.track;
     const cross = this.crossRoot;
     const flags = this.flags;
-    const SP = 16 * S * S + LEN_BUCKETS;
-    const SL = SP + H * SPAN_SIGS;
     const hBase = tags[h]! * S;
     best[h] = NEG;
     // The span signature of the arc being scored: the flags of the tokens passed since the head.
@@ -331,21 +357,13 @@ export class JointEventScorer {
           v = root;
           if (track) e = (m === t1At ? t2At : t1At) * NUM_ROLES + ROLE.root;
         }
-        const hf = ((hBase + tags[m]!) << 1) | 0;
-        const l = (m < LEN_BUCKETS ? m : LEN_BUCKETS) - 1;
-        const lf = H + l;
-        const cf = P + hf * LEN_CLASSES + cls[l]!;
-        const sf = SP + hf * SPAN_SIGS + sig;
-        const sl = SL + (sig << 1) * LEN_CLASSES + cls[l]!;
-        if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
-          if (s > v) {
-            v = s;
-            e = EVENT_VINE;
-          }
+        this.arcScores(((hBase + tags[m]!) << 1) | 0, m, sig);
+        if (hasVine && arc[0]! > v) {
+          v = arc[0]!;
+          e = EVENT_VINE;
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
+        noneOut[m] = arc[1]!;
         if (track) event[m] = e;
         sig |= flags[m]!;
       }
@@ -375,21 +393,13 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        const hf = ((hBase + tags[m]!) << 1) | 1;
-        const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
-        const lf = H + l;
-        const cf = P + hf * LEN_CLASSES + cls[l]!;
-        const sf = SP + hf * SPAN_SIGS + sig;
-        const sl = SL + ((sig << 1) | 1) * LEN_CLASSES + cls[l]!;
-        if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
-          if (s > v) {
-            v = s;
-            e = EVENT_VINE;
-          }
+        this.arcScores(((hBase + tags[m]!) << 1) | 1, d, sig);
+        if (hasVine && arc[0]! > v) {
+          v = arc[0]!;
+          e = EVENT_VINE;
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
+        noneOut[m] = arc[1]!;
         if (track) event[m] = e;
       } else best[m] = NEG;
       sig |= flags[m]!;
@@ -420,21 +430,13 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        const hf = (hBase + tags[m]!) << 1;
-        const l = (d < LEN_BUCKETS ? d : LEN_BUCKETS) - 1;
-        const lf = H + l;
-        const cf = P + hf * LEN_CLASSES + cls[l]!;
-        const sf = SP + hf * SPAN_SIGS + sig;
-        const sl = SL + ((sig << 1) | 0) * LEN_CLASSES + cls[l]!;
-        if (vine !== null) {
-          const s = vine[hf]! + vine[lf]! + vine[cf]! + vine[sf]! + vine[sl]!;
-          if (s > v) {
-            v = s;
-            e = EVENT_VINE;
-          }
+        this.arcScores((hBase + tags[m]!) << 1, d, sig);
+        if (hasVine && arc[0]! > v) {
+          v = arc[0]!;
+          e = EVENT_VINE;
         }
         best[m] = v;
-        noneOut[m] = none !== null ? none[hf]! + none[lf]! + none[cf]! + none[sf]! + none[sl]! : 0;
+        noneOut[m] = arc[1]!;
         if (track) event[m] = e;
       } else best[m] = NEG;
       sig |= flags[m]!;
