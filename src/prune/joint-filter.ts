@@ -45,7 +45,8 @@ export interface JointTrainInfo {
  * The jointly trained arc filter of Bergsma & Cherry (2011): the eight token-role subclassifiers of
  * the 2010 linear filter (scored once per token by `TokenRoleFilter.scoreAll`, O(n)), an arc-level
  * Vine event and the rejection event None with features [HeadTag ModTag Dir] and Len (and, with
- * `pairLength`, their conjunction over length classes). Arc h→m is
+ * `pairLength`, their conjunction over length classes; with `span`, what lies between head and
+ * modifier, see `SPAN_SIGS`). Arc h→m is
  * removed iff its best event (see `joint-events.ts`) scores above score(None_{h→m}) + `bias`: one
  * comparison per arc, no allocation. Not reentrant.
  */
@@ -207,10 +208,10 @@ export class JointFilter implements ArcPruner {
         out.push(`${l}${l === LEN_BUCKETS ? "+" : ""}:${w[H + l - 1]!.toFixed(2)}`);
       return `    ${out.join(" ")}`;
     };
-    // [SpanSig Dir LenClass] weights: one line per signature and direction, over the length classes.
+    // [SpanSig Dir LenClass] weights: a heading, then one line per signature and direction.
     const spans = (w: Float32Array) => {
       if (!this.span) return [];
-      const out: string[] = [];
+      const out = ["  by what lies between (length classes 1, 2, 3-4, 5-7, 8-12, 13-20, 21+):"];
       for (let sig = 0; sig < SPAN_SIGS; sig++)
         for (let d = 0; d < 2; d++) {
           const names = Object.entries(SPAN_FLAGS)
@@ -227,20 +228,12 @@ export class JointFilter implements ArcPruner {
     if (this.none !== null) {
       lines.push("None (a higher score protects the arc): Len", lens(this.none));
       lines.push("  most protected head→modifier tag pairs:", ...pairs(this.none, 1, 8));
-      if (this.span)
-        lines.push(
-          "  by what lies between (length classes 1, 2, 3-4, 5-7, 8-12, 13-20, 21+):",
-          ...spans(this.none),
-        );
+      lines.push(...spans(this.none));
     }
     if (this.vine !== null) {
       lines.push("Vine: Len", lens(this.vine));
       lines.push("  tag pairs the Vine event most wants to filter:", ...pairs(this.vine, 1, 8));
-      if (this.span)
-        lines.push(
-          "  by what lies between (length classes 1, 2, 3-4, 5-7, 8-12, 13-20, 21+):",
-          ...spans(this.vine),
-        );
+      lines.push(...spans(this.vine));
     }
     lines.push(this.roles.describe().trimEnd());
     return lines.join("\n") + "\n";
