@@ -9,7 +9,7 @@
 export interface TokenScoreKernel {
   /** "wasm-simd" or "js". */
   readonly kind: string;
-  /** The 16-bit weights, weights[f * 8 + d] (the kernel's own copy). */
+  /** The 16-bit weights, weights[f * 8 + d] (a copy in WebAssembly memory; the JavaScript loop reads the caller's table). */
   readonly weights: Int16Array;
   /** Where the caller writes a token's feature slots before `sum`. */
   readonly slots: Int32Array;
@@ -121,16 +121,23 @@ class JsKernel implements TokenScoreKernel {
   readonly weights: Int16Array;
   readonly slots: Int32Array;
   readonly sums = new Int32Array(ROW);
-  /** The weights two to an int32 (decision 2k in the low half): four reads per slot. */
+  /**
+   * The weights two to an int32 (decision 2k in the low half): four reads per slot. A view of the
+   * same memory on little-endian machines when aligned, a packed copy otherwise.
+   */
   private readonly pairs: Int32Array;
 
   constructor(weights: Int16Array, maxSlots: number) {
-    this.weights = Int16Array.from(weights);
+    this.weights = weights;
     this.slots = new Int32Array(maxSlots);
-    const pairs = new Int32Array(weights.length >> 1);
-    for (let p = 0; p < pairs.length; p++)
-      pairs[p] = (weights[2 * p]! & 0xffff) | (weights[2 * p + 1]! << 16);
-    this.pairs = pairs;
+    if (LITTLE_ENDIAN && weights.byteOffset % 4 === 0)
+      this.pairs = new Int32Array(weights.buffer, weights.byteOffset, weights.length >> 1);
+    else {
+      const pairs = new Int32Array(weights.length >> 1);
+      for (let p = 0; p < pairs.length; p++)
+        pairs[p] = (weights[2 * p]! & 0xffff) | (weights[2 * p + 1]! << 16);
+      this.pairs = pairs;
+    }
   }
 
   sum(k: number): void {
