@@ -114,16 +114,15 @@ export class JointFilter implements ArcPruner {
     const ev = this.scorer;
     ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask);
     const n = mask.n;
-    const size = mask.size;
     const bits = mask.bits;
     const bias = this.bias;
-    for (let h = 0; h <= n; h++) {
-      ev.scanRow(h, mask);
-      const best = ev.best;
-      const none = ev.none;
-      const row = h * size;
-      // The same arithmetic as `margins` (operating points sit exactly on a margin).
-      for (let m = 1; m <= n; m++) if (best[m]! - none[m]! > bias) bits[row + m] = 0;
+    // Root row: scanned in full (its Root events differ); the same arithmetic as `margins`
+    // (operating points sit exactly on a margin).
+    ev.scanRow(0, mask);
+    for (let m = 1; m <= n; m++) if (ev.best[m]! - ev.none[m]! > bias) bits[m] = 0;
+    for (let h = 1; h <= n; h++) {
+      ev.pruneSide(h, mask, bias, -1);
+      ev.pruneSide(h, mask, bias, 1);
     }
   }
 

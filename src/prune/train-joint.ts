@@ -501,7 +501,7 @@ export function trainJointFilter(
           }
         }
       });
-      if (withVine) scorer.vine = w.subarray(8 * D, 8 * D + A);
+      if (withVine) scorer.setWeights(w.subarray(8 * D, 8 * D + A), null);
     }
     let changed = 0;
     let e = 0;
