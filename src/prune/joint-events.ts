@@ -174,7 +174,8 @@ export class JointEventScorer {
   /**
    * The Vine and None weights side by side (Vine at even, None at odd indices), those of one
    * [HeadTag ModTag Dir] pair in one block of `BLOCK` (its htd weight, its seven LenClass and eight
-   * SpanSig conjunctions): an arc reads at most three cache lines of it instead of six scattered ones.
+   * SpanSig conjunctions): an arc reads at most three cache lines of it instead of six scattered ones
+   * (alone, this measured no faster; `pruneSide` reads both sums from one block).
    * The Len and [SpanSig Dir LenClass] weights, few and shared by all pairs, sit in two small tables.
    */
   private pairs = new Float64Array(0);
@@ -214,7 +215,11 @@ export class JointEventScorer {
     return this.noneW;
   }
 
-  /** Sets the Vine and None weights (each all `arcFeatureCount(S)` of them, or null); they are copied. */
+  /**
+   * Sets the Vine and None weights (each all `arcFeatureCount(S)` of them, or null): packs a copy
+   * of them for scoring and recomputes the None bounds. Changing the arrays afterwards has no effect
+   * on scores until the next call.
+   */
   setWeights(vine: Float64Array | null, none: Float64Array | null): void {
     const S = this.tagCount;
     const A = arcFeatureCount(S);
