@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { oracleReduction, PruningEvaluator } from "../src/eval/pruning.js";
+import { LostGoldArcs, oracleReduction, PruningEvaluator } from "../src/eval/pruning.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
 
 const close = (a: number, b: number) => assert.ok(Math.abs(a - b) < 1e-9, `${a} ≠ ${b}`);
@@ -79,4 +79,29 @@ test("oracleReduction of an empty corpus is 0", () => {
 
 test("a mask smaller than its gold tree is a bug and throws", () => {
   assert.throws(() => new PruningEvaluator().add(ArcMask.full(3), [-1, 0]));
+});
+
+test("lost gold arcs: hand-counted totals, non-punctuation and per relation", () => {
+  const PUNCT = 7;
+  const lost = new LostGoldArcs(PUNCT);
+  // n = 4, gold heads 2 0 2 2; relations 10 11 12 13; token 4 is punctuation.
+  const mask = ArcMask.full(4);
+  mask.remove(2, 1); // lost: relation 10
+  mask.remove(2, 4); // lost: relation 13, punctuation
+  mask.remove(3, 1); // not gold: not counted
+  lost.add(mask, [-1, 2, 0, 2, 2], [0, 10, 11, 12, 13], [0, 1, 2, 1, PUNCT]);
+  // n = 2, gold heads 0 1; relations 11 10; the gold arc 1→2 is lost.
+  const b = ArcMask.full(2);
+  b.remove(1, 2);
+  lost.add(b, [-1, 0, 1], [0, 11, 10], [0, 1, 1]);
+  assert.equal(lost.gold, 6);
+  assert.equal(lost.lost, 3);
+  assert.equal(lost.goldNoPunct, 5);
+  assert.equal(lost.lostNoPunct, 2);
+  assert.deepEqual(lost.mostLost(), [
+    { relation: 10, gold: 2, lost: 2 },
+    { relation: 13, gold: 1, lost: 1 },
+  ]);
+  assert.deepEqual(lost.byRelation.get(11), { gold: 2, lost: 0 });
+  assert.throws(() => lost.add(ArcMask.full(3), [-1, 0], [0, 1], [0, 1]), /gold arrays are shorter/);
 });

@@ -60,11 +60,25 @@ test("CLI: filter train --kind lenvine|tagvine|rules, then filter eval --json ag
       coverage: number;
       reduction: number;
       tokensPerSecond: number;
+      goldLost: number;
+      goldLostNoPunct: number;
+      lostByRelation: Record<string, { gold: number; lost: number }>;
     };
     assert.equal(j.filter, kind);
-    const e = evaluateCascade(loadCascade(f), dev, vocab).scores;
+    const ev = evaluateCascade(loadCascade(f), dev, vocab);
+    const e = ev.scores;
     assert.equal(j.coverage, round(e.coverage));
     assert.equal(j.reduction, round(e.reduction));
+    // Lost gold arcs: the complement of coverage, split by relation without remainder.
+    assert.equal(j.goldLost, e.tokens - e.goldKept);
+    assert.equal(j.goldLost, ev.lost.lost);
+    assert.ok(j.goldLostNoPunct <= j.goldLost);
+    const byRel = Object.values(j.lostByRelation);
+    assert.equal(
+      byRel.reduce((a, r) => a + r.lost, 0),
+      j.goldLost,
+    );
+    assert.ok(byRel.every((r) => r.lost > 0 && r.lost <= r.gold));
     assert.ok(j.reduction > 0 && j.tokensPerSecond > 0, `${kind}: ${r.stdout}`);
   }
   const tv = JSON.parse(

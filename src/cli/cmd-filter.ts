@@ -28,7 +28,8 @@ files to 'vineparse parse --prune' and 'vineparse train --prune'.
 train   learns a filter of one kind from a treebank (train with jack-knifed tags; dev tagged by
         the tagger, for choosing operating points) and writes it atomically to --out.
 eval    prunes a gold treebank (predicted tags, gold heads) and reports coverage (gold arcs kept),
-        reduction (share of all n² arcs removed), the oracle bound and the time, after each pass.
+        reduction (share of all n² arcs removed), the oracle bound and the time, after each pass,
+        and which gold arcs were lost (how many, how many not punctuation, by relation).
 show    prints what a filter learned (rules, limits, operating points).
 attach  writes a copy of a parser model or pipeline bundle whose own cascade (what 'parse' runs
         unless given --prune) is SPEC: e.g. a filter file, "FILTER,default" to put a filter in
@@ -155,6 +156,9 @@ async function evaluate(args: string[]): Promise<number> {
     coverage: round(e.afterPass[i]!.coverage),
     reduction: round(e.afterPass[i]!.reduction),
   }));
+  const lost = e.lost;
+  const mostLost = lost.mostLost();
+  const relationName = (id: number) => vocab.deprel.strings[id] ?? "_";
   if (values.json === true) {
     const o = {
       filter: cascade.name,
@@ -170,6 +174,11 @@ async function evaluate(args: string[]): Promise<number> {
       seconds: Number(e.seconds.toFixed(4)),
       tokensPerSecond: e.seconds > 0 ? Math.round(sc.tokens / e.seconds) : 0,
       passes,
+      goldLost: lost.lost,
+      goldLostNoPunct: lost.lostNoPunct,
+      lostByRelation: Object.fromEntries(
+        mostLost.map((r) => [relationName(r.relation), { gold: r.gold, lost: r.lost }]),
+      ),
     };
     process.stdout.write(JSON.stringify(o) + "\n");
     return 0;
@@ -180,6 +189,14 @@ async function evaluate(args: string[]): Promise<number> {
   );
   process.stdout.write(
     `\n${sc.sentences} sentences, ${sc.tokens} tokens, ${sc.arcs} arcs: coverage ${round(sc.coverage)}%, reduction ${round(sc.reduction)}% (oracle ${round(sc.oracleReduction)}%), ${round(sc.headsPerToken)} heads/token, ${e.seconds.toFixed(3)} s\n`,
+  );
+  const top = mostLost
+    .slice(0, 10)
+    .map((r) => `${relationName(r.relation)} ${r.lost}/${r.gold}`)
+    .join(", ");
+  process.stdout.write(
+    `gold arcs lost: ${lost.lost} (${lost.lostNoPunct} not punctuation)` +
+      (top === "" ? "\n" : `; most by relation (lost/gold): ${top}\n`),
   );
   return 0;
 }

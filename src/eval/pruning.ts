@@ -93,3 +93,61 @@ export class PruningEvaluator {
 export function oracleReduction(tokens: number, arcs: number): number {
   return arcs === 0 ? 0 : 100 * (1 - tokens / arcs);
 }
+
+/** Gold arcs of one relation: how many there are and how many the masks removed. */
+export interface RelationLoss {
+  gold: number;
+  lost: number;
+}
+
+/**
+ * Which gold arcs arc masks remove: in total, those of non-punctuation tokens (the ones UAS-P
+ * counts), and per gold relation of the modifier. Tells filters of equal coverage apart by what
+ * they lose.
+ */
+export class LostGoldArcs {
+  /** Gold arcs seen and removed. */
+  gold = 0;
+  lost = 0;
+  /** The same for tokens whose UPOS is not punctuation. */
+  goldNoPunct = 0;
+  lostNoPunct = 0;
+  /** Per gold relation id (the sentences' deprel ids). */
+  readonly byRelation = new Map<number, RelationLoss>();
+
+  constructor(
+    /** UPOS id of punctuation in the sentences' vocabulary (-1: none). */
+    readonly punctUpos: number,
+  ) {}
+
+  /** Adds one sentence: the mask its arcs went through and its gold heads, relations and UPOS. */
+  add(mask: ArcMask, head: ArrayLike<number>, deprel: ArrayLike<number>, upos: ArrayLike<number>): void {
+    const n = mask.n;
+    if (head.length < n + 1 || deprel.length < n + 1 || upos.length < n + 1)
+      throw new Error(`LostGoldArcs.add: mask has ${n} tokens but the gold arrays are shorter`);
+    for (let m = 1; m <= n; m++) {
+      const lost = mask.allows(head[m]!, m) ? 0 : 1;
+      this.gold++;
+      this.lost += lost;
+      if (upos[m] !== this.punctUpos) {
+        this.goldNoPunct++;
+        this.lostNoPunct += lost;
+      }
+      const r = deprel[m]!;
+      const e = this.byRelation.get(r);
+      if (e === undefined) this.byRelation.set(r, { gold: 1, lost });
+      else {
+        e.gold++;
+        e.lost += lost;
+      }
+    }
+  }
+
+  /** Relations with at least one lost arc, most lost first (ties: more gold arcs first, then id). */
+  mostLost(): { relation: number; gold: number; lost: number }[] {
+    return [...this.byRelation]
+      .filter(([, e]) => e.lost > 0)
+      .map(([relation, e]) => ({ relation, ...e }))
+      .sort((a, b) => b.lost - a.lost || b.gold - a.gold || a.relation - b.relation);
+  }
+}

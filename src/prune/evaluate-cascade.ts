@@ -1,6 +1,6 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
-import { PruningEvaluator, type PruningScores } from "../eval/pruning.js";
+import { LostGoldArcs, PruningEvaluator, type PruningScores } from "../eval/pruning.js";
 import { ArcMask } from "../mask/arc-mask.js";
 import { CascadeStats, type PruningCascade } from "./cascade.js";
 
@@ -14,6 +14,8 @@ export interface CascadeEvaluation {
   stats: CascadeStats;
   /** Coverage and reduction after each pass (the last equals `scores`; empty for an empty cascade). */
   afterPass: PruningScores[];
+  /** The gold arcs the final masks removed: how many, how many not punctuation, per relation. */
+  lost: LostGoldArcs;
 }
 
 /**
@@ -27,6 +29,7 @@ export function evaluateCascade(
   vocab: Vocabularies,
 ): CascadeEvaluation {
   const total = new PruningEvaluator();
+  const lost = new LostGoldArcs(vocab.upos.get("PUNCT"));
   const stats = new CascadeStats();
   let seconds = 0;
   for (const s of sentences) {
@@ -35,6 +38,7 @@ export function evaluateCascade(
     cascade.prune(s, vocab, mask, stats);
     seconds += (performance.now() - t0) / 1000;
     total.add(mask, s.head);
+    lost.add(mask, s.head, s.deprel, s.upos);
   }
   const per = cascade.passes.map(() => new PruningEvaluator());
   for (const s of sentences)
@@ -44,5 +48,5 @@ export function evaluateCascade(
     const st = stats.passes[i];
     if (st !== undefined) st.kept = a.kept;
   });
-  return { scores: total.scores(), seconds, stats, afterPass };
+  return { scores: total.scores(), seconds, stats, afterPass, lost };
 }
