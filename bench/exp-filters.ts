@@ -24,7 +24,15 @@ import { roleAblation, roleDecisionQuality } from "../src/prune/token-role-analy
 import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { BenchAbort, type BenchContext, type Experiment, median, repoRoot, resultsDir } from "./lib.js";
+import {
+  BenchAbort,
+  type BenchContext,
+  type Experiment,
+  median,
+  pairedRatioNote,
+  repoRoot,
+  resultsDir,
+} from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
 /** One row of Table 4: a filter kind trained on top of an earlier row's cascade. */
@@ -127,11 +135,14 @@ function taggedData(
 
 /**
  * `npm run bench -- filters [--tb en_ewt] [--train T --dev D] [--parts table4,table5,table6,figure2,table7]
- * [--epochs 10] [--reps 5] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
+ * [--epochs 10] [--reps 5] [--filter-reps 21] [--parse-filters LABELS] [--train-filters LABELS] [--orders 1,2]
  * [--rows LABELS] [--load LABEL=FILE,…] [--extra LABEL=FILE,…]` (--rows: only these Table 4 rows, e.g.
  * Len-Vine,Tag-Vine,Rules; --load: rows read from filter files trained earlier, e.g. Rules+Linear=rl.vpf,
  * instead of retrained; --extra: further rows from any filter or cascade file, e.g. Joint+Quad=jq.vpf,
- * measured like the others and usable in --parse-filters and --train-filters).
+ * measured like the others and usable in --parse-filters and --train-filters). Table 4's filter times
+ * come from --filter-reps rounds over every row (cheap, so more of them than the parse rounds of
+ * Table 7, which uses --reps); rows labelled Joint P1 / Joint P2 are also compared round by round
+ * with Rules+Linear / Rules+Linear+Quad.
  * T: training data with predicted (jack-knifed) tags, D: dev with predicted tags and gold heads
  * (default: made once and cached in out/cache/<tb>/).
  */
@@ -146,6 +157,7 @@ export const experiment: Experiment = {
       parts: { type: "string" },
       epochs: { type: "string" },
       reps: { type: "string" },
+      "filter-reps": { type: "string" },
       "parse-filters": { type: "string" },
       "train-filters": { type: "string" },
       orders: { type: "string" },
@@ -158,6 +170,10 @@ export const experiment: Experiment = {
     const parts = new Set((values.parts ?? "table4,table5,table6,figure2,table7").split(","));
     const epochs = numberOption("filters", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const reps = numberOption("filters", "reps", values.reps, 5, { integer: true, min: 1 });
+    const filterReps = numberOption("filters", "filter-reps", values["filter-reps"], 21, {
+      integer: true,
+      min: 1,
+    });
     const limit = numberOption("filters", "train-limit", values["train-limit"], 0, { integer: true, min: 0 });
     const orders = (values.orders ?? "1,2").split(",").map(Number);
     const wanted = values.rows === undefined ? null : new Set(values.rows.split(","));
@@ -259,12 +275,20 @@ export const experiment: Experiment = {
       trained.push({ label: st.label, c, trainSeconds: seconds });
     }
     for (const [label, file] of extra) addLoaded(label, file);
-    // Filter time: median of `reps` runs over dev, the rows interleaved (A B C … A B C …), after a
-    // warm-up run of each, so no row pays for the JIT or for training garbage.
+    // Filter time: median of `filterReps` runs over dev, the rows interleaved (A B C … A B C …),
+    // after a warm-up run of each, so no row pays for the JIT or for training garbage.
     const evals = trained.map((t) => evaluateCascade(t.c, dev, vocab));
     const filterTimes = trained.map(() => [] as number[]);
-    for (let r = 0; r < reps; r++)
+    for (let r = 0; r < filterReps; r++)
       trained.forEach((t, i) => filterTimes[i]!.push(evaluateCascade(t.c, dev, vocab).seconds));
+    for (const [a, b] of [
+      ["Joint P1", "Rules+Linear"],
+      ["Joint P2", "Rules+Linear+Quad"],
+    ] as const) {
+      const i = trained.findIndex((t) => t.label === a);
+      const j = trained.findIndex((t) => t.label === b);
+      if (i >= 0 && j >= 0) ctx.note(pairedRatioNote(`${a} filter`, filterTimes[i]!, b, filterTimes[j]!));
+    }
     trained.forEach((t, i) => {
       const e = evals[i]!;
       const sec = median(filterTimes[i]!);
@@ -284,7 +308,7 @@ export const experiment: Experiment = {
     if (parts.has("table4")) {
       t4.push(["Oracle (gold tree)", 100, round(oracle), 100, 1, "", "", "", ""]);
       ctx.table(
-        `Table 4: arc filters on ${tb} dev (predicted tags): coverage (gold arcs kept), reduction (arcs removed), time to filter the whole dev set (median of ${reps} interleaved runs)`,
+        `Table 4: arc filters on ${tb} dev (predicted tags): coverage (gold arcs kept), reduction (arcs removed), time to filter the whole dev set (median of ${filterReps} interleaved runs)`,
         [
           "filter",
           "coverage %",

@@ -22,7 +22,7 @@ import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { devMargins, operatingPoint } from "../src/prune/train-joint.js";
-import { BenchAbort, type BenchContext, type Experiment, median } from "./lib.js";
+import { BenchAbort, type BenchContext, type Experiment, median, pairedRatioNote } from "./lib.js";
 
 /** One row of Table 1: a filter file and what it is. */
 interface Row1 {
@@ -205,12 +205,7 @@ export const experiment: Experiment = {
       const i = filters.findIndex((f) => f.label === a);
       const j = filters.findIndex((f) => f.label === b);
       if (i < 0 || j < 0) continue;
-      const ratios = filterTimes[i]!.map((t, r) => t / filterTimes[j]![r]!);
-      ctx.note(
-        `${a} / ${b} filter time: median of ${filterReps} per-round ratios ${median(ratios).toFixed(3)} ` +
-          `(range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}); ratio of medians ` +
-          `${(median(filterTimes[i]!) / median(filterTimes[j]!)).toFixed(3)}`,
-      );
+      ctx.note(pairedRatioNote(`${a} filter`, filterTimes[i]!, b, filterTimes[j]!));
     }
 
     // Parsers trained unfiltered, each parsing dev under every filter, round robin.

@@ -318,6 +318,26 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 }
 
+/**
+ * One line comparing two variants timed in the same rounds (times[r] of each from round r): the
+ * median of the per-round ratios a / b with their range, which a host slowing down between rounds
+ * moves less than the ratio of medians, given beside it.
+ */
+export function pairedRatioNote(
+  a: string,
+  timesA: readonly number[],
+  b: string,
+  timesB: readonly number[],
+): string {
+  const n = Math.min(timesA.length, timesB.length);
+  const ratios = timesA.slice(0, n).map((t, r) => t / timesB[r]!);
+  return (
+    `${a} / ${b} time: median of ${n} per-round ratios ${median(ratios).toFixed(3)} ` +
+    `(range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}); ratio of medians ` +
+    `${(median(timesA) / median(timesB)).toFixed(3)}`
+  );
+}
+
 /** Runs `f` `reps` times (at least once): its first result and the shortest time in seconds. */
 export function bestOf<T>(reps: number, f: () => T): { result: T; seconds: number } {
   let result: T | undefined;
