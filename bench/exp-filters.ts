@@ -28,8 +28,8 @@ import {
   BenchAbort,
   type BenchContext,
   type Experiment,
+  jointFilterRatioNotes,
   median,
-  pairedRatioNote,
   repoRoot,
   resultsDir,
 } from "./lib.js";
@@ -281,14 +281,11 @@ export const experiment: Experiment = {
     const filterTimes = trained.map(() => [] as number[]);
     for (let r = 0; r < filterReps; r++)
       trained.forEach((t, i) => filterTimes[i]!.push(evaluateCascade(t.c, dev, vocab).seconds));
-    for (const [a, b] of [
-      ["Joint P1", "Rules+Linear"],
-      ["Joint P2", "Rules+Linear+Quad"],
-    ] as const) {
-      const i = trained.findIndex((t) => t.label === a);
-      const j = trained.findIndex((t) => t.label === b);
-      if (i >= 0 && j >= 0) ctx.note(pairedRatioNote(`${a} filter`, filterTimes[i]!, b, filterTimes[j]!));
-    }
+    for (const note of jointFilterRatioNotes(
+      trained.map((t) => t.label),
+      filterTimes,
+    ))
+      ctx.note(note);
     trained.forEach((t, i) => {
       const e = evals[i]!;
       const sec = median(filterTimes[i]!);

@@ -22,7 +22,7 @@ import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { devMargins, operatingPoint } from "../src/prune/train-joint.js";
-import { BenchAbort, type BenchContext, type Experiment, median, pairedRatioNote } from "./lib.js";
+import { BenchAbort, type BenchContext, type Experiment, jointFilterRatioNotes, median } from "./lib.js";
 
 /** One row of Table 1: a filter file and what it is. */
 interface Row1 {
@@ -198,15 +198,11 @@ export const experiment: Experiment = {
         if (i > 0) filterTimes[i]!.push(evaluateCascade(f.c, dev, vocab).seconds);
       });
     // Each joint filter against the 2010 cascade it is matched with, round by round.
-    for (const [a, b] of [
-      ["Joint P1", "Rules+Linear"],
-      ["Joint P2", "Rules+Linear+Quad"],
-    ] as const) {
-      const i = filters.findIndex((f) => f.label === a);
-      const j = filters.findIndex((f) => f.label === b);
-      if (i < 0 || j < 0) continue;
-      ctx.note(pairedRatioNote(`${a} filter`, filterTimes[i]!, b, filterTimes[j]!));
-    }
+    for (const note of jointFilterRatioNotes(
+      filters.map((f) => f.label),
+      filterTimes,
+    ))
+      ctx.note(note);
 
     // Parsers trained unfiltered, each parsing dev under every filter, round robin.
     let train = loadCorpus(values.train, vocab).sentences;

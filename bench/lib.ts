@@ -338,6 +338,27 @@ export function pairedRatioNote(
   );
 }
 
+/**
+ * `pairedRatioNote` lines for the joint filters against the 2010 cascades they are matched with
+ * (Joint P1 / Rules+Linear, Joint P2 / Rules+Linear+Quad), for those pairs whose labels are both
+ * present; times[i] are the per-round filter times of the row labelled labels[i].
+ */
+export function jointFilterRatioNotes(
+  labels: readonly string[],
+  times: readonly (readonly number[])[],
+): string[] {
+  const notes: string[] = [];
+  for (const [a, b] of [
+    ["Joint P1", "Rules+Linear"],
+    ["Joint P2", "Rules+Linear+Quad"],
+  ] as const) {
+    const i = labels.indexOf(a);
+    const j = labels.indexOf(b);
+    if (i >= 0 && j >= 0) notes.push(pairedRatioNote(`${a} filter`, times[i]!, b, times[j]!));
+  }
+  return notes;
+}
+
 /** Runs `f` `reps` times (at least once): its first result and the shortest time in seconds. */
 export function bestOf<T>(reps: number, f: () => T): { result: T; seconds: number } {
   let result: T | undefined;
