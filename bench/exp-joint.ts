@@ -51,7 +51,7 @@ function lastJoint(c: PruningCascade): JointFilter | null {
 /**
  * `npm run bench -- joint --train T --dev D [--parts table1,table2] [--indep F] [--indep-vine F]
  * [--joint-token F] [--joint-vine F] [--joint-none F] [--joint F] [--rlq F] [--p2 F] [--joint-quad F] [--epochs 3]
- * [--reps 3] [--filter-reps 21] [--orders 1,2] [--train-limit N]`. F are filter files (cascades: rules first). --indep is
+ * [--reps 3] [--filter-reps 21] [--orders 1,2] [--trained-with LABEL,…] [--train-limit N]`. F are filter files (cascades: rules first). --indep is
  * Rules+Linear, --indep-vine Rules+Linear+Tag-Vine, --joint the full joint filter, --rlq
  * Rules+Linear+Quad. Joint P1 is --joint with its operating point re-tuned on dev to Rules+Linear's
  * dev coverage; --p2 is Joint P2: when the file does not exist it is made from --joint re-tuned to
@@ -60,7 +60,10 @@ function lastJoint(c: PruningCascade): JointFilter | null {
  * --after JOINT`), at R+L+Q's coverage target. Filter times alone come from --filter-reps rounds over
  * every filter (cheap, so more of them than parse rounds); each joint filter's time against its
  * reference is also given as the median of the per-round ratios, which a host slowing down between
- * rounds moves less than a ratio of medians.
+ * rounds moves less than a ratio of medians; so is each speed-up. --trained-with names rows of Table
+ * 2 (e.g. "Rules+Linear+Quad,Joint P2") whose filter also gets parsers trained with it in front (as
+ * Table 7 of the filters bench does for the 2010 cascades); they parse dev with that filter in the
+ * same round robin, and Table 2b compares them with the unfiltered parsers.
  */
 export const experiment: Experiment = {
   summary:
@@ -83,6 +86,7 @@ export const experiment: Experiment = {
       reps: { type: "string" },
       "filter-reps": { type: "string" },
       orders: { type: "string" },
+      "trained-with": { type: "string" },
       "train-limit": { type: "string" },
     });
     if (values.train === undefined || values.dev === undefined)
@@ -204,47 +208,73 @@ export const experiment: Experiment = {
     ))
       ctx.note(note);
 
-    // Parsers trained unfiltered, each parsing dev under every filter, round robin.
+    // Parsers trained unfiltered, each parsing dev under every filter; with --trained-with, parsers
+    // trained with a filter parse under that filter; all round robin.
     let train = loadCorpus(values.train, vocab).sentences;
     if (limit > 0) train = train.slice(0, limit);
-    const parsers: { name: string; p: DependencyParser; min: number }[] = [];
-    if (orders.includes(1)) {
-      const t0 = performance.now();
-      const r = trainParser(train, vocab, { decoder: "eisner", epochs, dev });
-      parsers.push({ name: "1st", p: r.parser, min: (performance.now() - t0) / 60000 });
-      ctx.note(`1st-order parser (Eisner) trained unfiltered, ${epochs} epochs`);
+    const trainPair = (trainedWith: string, cascade: PruningCascade) => {
+      const made: { name: string; p: DependencyParser; min: number }[] = [];
+      if (orders.includes(1)) {
+        const t0 = performance.now();
+        const r = trainParser(train, vocab, { decoder: "eisner", epochs, dev, cascade });
+        made.push({ name: "1st", p: r.parser, min: (performance.now() - t0) / 60000 });
+        ctx.note(`1st-order parser (Eisner) trained with filter ${trainedWith}, ${epochs} epochs`);
+      }
+      if (orders.includes(2)) {
+        const t0 = performance.now();
+        const r = trainHigherOrderParser(train, vocab, { order: 2, epochs, k: 0, dev, prefix: cascade });
+        made.push({ name: "2nd", p: r.parser, min: (performance.now() - t0) / 60000 });
+        ctx.note(`2nd-order parser trained with filter ${trainedWith}, ${epochs} epochs`);
+      }
+      return made;
+    };
+    const parsers = trainPair("none", new PruningCascade());
+    const trainedWith = (values["trained-with"] ?? "")
+      .split(",")
+      .filter((l) => l !== "")
+      .map((label) => {
+        const b = filters.findIndex((f) => f.label === label);
+        if (b <= 0) throw new BenchAbort(`bench joint: --trained-with ${label}: no such filter row`, 2);
+        return { label, b, parsers: trainPair(label, filters[b]!.c) };
+      });
+    /** One timed pass over dev: parser p under filter b; UAS-P from the first round. */
+    interface Run {
+      p: DependencyParser;
+      b: number;
+      times: number[];
+      uas: number;
     }
-    if (orders.includes(2)) {
-      const t0 = performance.now();
-      const r = trainHigherOrderParser(train, vocab, { order: 2, epochs, k: 0, dev });
-      parsers.push({ name: "2nd", p: r.parser, min: (performance.now() - t0) / 60000 });
-      ctx.note(`2nd-order parser trained unfiltered, ${epochs} epochs`);
-    }
-    const times = parsers.map(() => filters.map(() => [] as number[]));
-    const uas = parsers.map(() => filters.map(() => 0));
+    const run = (p: DependencyParser, b: number): Run => ({ p, b, times: [], uas: 0 });
+    const runs = parsers.map((pp) => filters.map((_, b) => run(pp.p, b)));
+    const trainedRuns = trainedWith.map((t) => t.parsers.map((pp) => run(pp.p, t.b)));
+    const all = [...runs.flat(), ...trainedRuns.flat()];
     for (let r = 0; r < reps; r++)
-      parsers.forEach((pp, a) =>
-        filters.forEach((f, b) => {
-          const t0 = performance.now();
-          const heads: Int32Array[] = [];
-          for (const s of dev) {
-            const res = parsePruned(pp.p, s, vocab, f.c);
-            if (r === 0) heads.push(res.heads.slice());
-          }
-          times[a]![b]!.push((performance.now() - t0) / 1000);
-          if (r === 0) {
-            const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
-            dev.forEach((s: Sentence, j) =>
-              ev.addSentence(
-                s,
-                heads[j]!,
-                heads[j]!.map(() => 0),
-              ),
-            );
-            uas[a]![b] = ev.scores().uasNoPunct;
-          }
-        }),
-      );
+      for (const x of all) {
+        const t0 = performance.now();
+        const heads: Int32Array[] = [];
+        for (const s of dev) {
+          const res = parsePruned(x.p, s, vocab, filters[x.b]!.c);
+          if (r === 0) heads.push(res.heads.slice());
+        }
+        x.times.push((performance.now() - t0) / 1000);
+        if (r === 0) {
+          const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+          dev.forEach((s: Sentence, j) =>
+            ev.addSentence(
+              s,
+              heads[j]!,
+              heads[j]!.map(() => 0),
+            ),
+          );
+          x.uas = ev.scores().uasNoPunct;
+        }
+      }
+    // Speed-up against parser a unfiltered: ratio of medians, and median of the per-round ratios.
+    const speedups = (a: number, x: Run): Cell[] => {
+      const base = runs[a]![0]!.times;
+      const perRound = x.times.map((t, r) => base[r]! / t);
+      return [Number((median(base) / median(x.times)).toFixed(2)), Number(median(perRound).toFixed(2))];
+    };
     const rows: Cell[][] = filters.map((f, b) => {
       const row: Cell[] = [
         f.label,
@@ -255,28 +285,44 @@ export const experiment: Experiment = {
         b === 0 ? "" : modelMB(f.c),
       ];
       parsers.forEach((_, a) => {
-        const sec = median(times[a]![b]!);
-        row.push(
-          Number(sec.toFixed(2)),
-          Number((median(times[a]![0]!) / sec).toFixed(2)),
-          round(uas[a]![b]!),
-        );
+        const x = runs[a]![b]!;
+        row.push(Number(median(x.times).toFixed(2)), ...speedups(a, x), round(x.uas));
       });
       return row;
     });
+    const parserColumns = (kind: string) =>
+      parsers.flatMap((p) => [
+        `${p.name} parse s`,
+        `${p.name} speed-up`,
+        `${p.name} speed-up (rounds)`,
+        `${p.name} UAS-P${kind}`,
+      ]);
     ctx.table(
-      `Table 2: Joint P1 vs Rules+Linear, Joint P2 vs Rules+Linear+Quad on en_ewt dev (predicted tags; parse time includes filtering; median of ${reps} interleaved runs, filter time alone of ${filterReps}; parsers trained unfiltered, ${epochs} epochs)`,
-      [
-        "filter",
-        "coverage %",
-        "reduction %",
-        "filter s",
-        "filter tok/s",
-        "model MB",
-        ...parsers.flatMap((p) => [`${p.name} parse s`, `${p.name} speed-up`, `${p.name} UAS-P`]),
-      ],
+      `Table 2: Joint P1 vs Rules+Linear, Joint P2 vs Rules+Linear+Quad on en_ewt dev (predicted tags; parse time includes filtering; median of ${reps} interleaved runs, filter time alone of ${filterReps}; parsers trained unfiltered, ${epochs} epochs; speed-up against the same parser unfiltered: ratio of medians, and median of the per-round ratios)`,
+      ["filter", "coverage %", "reduction %", "filter s", "filter tok/s", "model MB", ...parserColumns("")],
       rows,
     );
+    if (trainedWith.length > 0)
+      ctx.table(
+        `Table 2b: parsers trained with the filter in front (${epochs} epochs), parsing dev with it, in the same round robin as Table 2; speed-up against the unfiltered parser of Table 2 parsing unfiltered`,
+        [
+          "filter",
+          ...parserColumns(" (trained with)"),
+          ...parsers.map((p) => `${p.name} UAS-P (trained unfiltered)`),
+        ],
+        trainedWith.map((t, i) => [
+          t.label,
+          ...t.parsers.flatMap((_, a) => {
+            const x = trainedRuns[i]![a]!;
+            return [Number(median(x.times).toFixed(2)), ...speedups(a, x), round(x.uas)];
+          }),
+          ...parsers.map((_, a) => round(runs[a]![t.b]!.uas)),
+        ]),
+      );
     ctx.note(`parser training minutes: ${parsers.map((p) => `${p.name} ${p.min.toFixed(1)}`).join(", ")}`);
+    for (const t of trainedWith)
+      ctx.note(
+        `parser training minutes with ${t.label}: ${t.parsers.map((p) => `${p.name} ${p.min.toFixed(1)}`).join(", ")}`,
+      );
   },
 };
