@@ -22,7 +22,15 @@ import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { devMargins, operatingPoint } from "../src/prune/train-joint.js";
-import { BenchAbort, type BenchContext, type Experiment, jointFilterRatioNotes, median } from "./lib.js";
+import {
+  BenchAbort,
+  type BenchContext,
+  bootstrapNote,
+  type Experiment,
+  headsRightNoPunct,
+  jointFilterRatioNotes,
+  median,
+} from "./lib.js";
 
 /** One row of Table 1: a filter file and what it is. */
 interface Row1 {
@@ -243,8 +251,18 @@ export const experiment: Experiment = {
       b: number;
       times: number[];
       uas: number;
+      /** Per dev sentence: heads right, punctuation excluded (as UAS-P counts them). */
+      correct: Int32Array;
     }
-    const run = (p: DependencyParser, b: number): Run => ({ p, b, times: [], uas: 0 });
+    const run = (p: DependencyParser, b: number): Run => ({
+      p,
+      b,
+      times: [],
+      uas: 0,
+      correct: new Int32Array(dev.length),
+    });
+    const punct = vocab.upos.get("PUNCT");
+    let scored: Int32Array = new Int32Array(0);
     const runs = parsers.map((pp) => filters.map((_, b) => run(pp.p, b)));
     const trainedRuns = trainedWith.map((t) => t.parsers.map((pp) => run(pp.p, t.b)));
     const all = [...runs.flat(), ...trainedRuns.flat()];
@@ -258,7 +276,7 @@ export const experiment: Experiment = {
         }
         x.times.push((performance.now() - t0) / 1000);
         if (r === 0) {
-          const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
+          const ev = new AttachmentEvaluator({ punctUpos: punct });
           dev.forEach((s: Sentence, j) =>
             ev.addSentence(
               s,
@@ -267,6 +285,9 @@ export const experiment: Experiment = {
             ),
           );
           x.uas = ev.scores().uasNoPunct;
+          const right = headsRightNoPunct(dev, heads, punct);
+          x.correct = right.correct;
+          scored = right.total;
         }
       }
     // Speed-up against parser a unfiltered: ratio of medians, and median of the per-round ratios.
@@ -319,6 +340,31 @@ export const experiment: Experiment = {
           ...parsers.map((_, a) => round(runs[a]![t.b]!.uas)),
         ]),
       );
+    // UAS-P of each joint filter's parsers against the 2010 cascade it is matched with, with a paired
+    // bootstrap interval over dev sentences: how much of the difference the choice of sentences explains.
+    const compare = (what: string, a: Run, b: Run) =>
+      ctx.note(bootstrapNote(what, a.correct, b.correct, scored));
+    for (const [ja, jb] of [
+      ["Joint P1", "Rules+Linear"],
+      ["Joint P2", "Rules+Linear+Quad"],
+    ] as const) {
+      const a = filters.findIndex((f) => f.label === ja);
+      const b = filters.findIndex((f) => f.label === jb);
+      if (a < 0 || b < 0) continue;
+      parsers.forEach((pp, k) =>
+        compare(`${pp.name}, trained unfiltered: ${ja} − ${jb}`, runs[k]![a]!, runs[k]![b]!),
+      );
+      const ta = trainedWith.findIndex((t) => t.label === ja);
+      const tb = trainedWith.findIndex((t) => t.label === jb);
+      if (ta >= 0 && tb >= 0)
+        parsers.forEach((pp, k) =>
+          compare(
+            `${pp.name}, trained with the filter: ${ja} − ${jb}`,
+            trainedRuns[ta]![k]!,
+            trainedRuns[tb]![k]!,
+          ),
+        );
+    }
     ctx.note(`parser training minutes: ${parsers.map((p) => `${p.name} ${p.min.toFixed(1)}`).join(", ")}`);
     for (const t of trainedWith)
       ctx.note(

@@ -5,9 +5,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ReadSentence } from "../src/conllu/read.js";
 import { DEPREL, FORM, HEAD, UPOS } from "../src/conllu/types.js";
-import { sentenceFromWords } from "../src/corpus/sentence.js";
+import { type Sentence, sentenceFromWords } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachment.js";
+import { pairedBootstrap } from "../src/eval/bootstrap.js";
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
 import type { SentenceTags } from "../src/eval/tag-errors.js";
 import { parsePruned } from "../src/parser/pruned-parse.js";
@@ -417,4 +418,42 @@ export function fitExponent(xs: readonly number[], ys: readonly number[]): numbe
     den += (lx[i]! - mx) ** 2;
   }
   return den === 0 ? Number.NaN : num / den;
+}
+
+/**
+ * Per sentence of `dev`: how many non-punctuation words (UPOS id `punct`) `heads[i]` attaches
+ * correctly, and how many there are: the counts behind UAS-P, for a paired bootstrap over sentences.
+ */
+export function headsRightNoPunct(
+  dev: readonly Sentence[],
+  heads: readonly Int32Array[],
+  punct: number,
+): { correct: Int32Array; total: Int32Array } {
+  const correct = new Int32Array(dev.length);
+  const total = new Int32Array(dev.length);
+  dev.forEach((s, i) => {
+    const h = heads[i]!;
+    for (let m = 1; m <= s.n; m++)
+      if (s.upos[m] !== punct) {
+        total[i]!++;
+        if (h[m] === s.head[m]) correct[i]!++;
+      }
+  });
+  return { correct, total };
+}
+
+/** "difference d points, 95% paired bootstrap interval [lo, hi]" for UAS-P of a against b. */
+export function bootstrapNote(
+  what: string,
+  a: Int32Array,
+  b: Int32Array,
+  total: Int32Array,
+  samples = 2000,
+): string {
+  const d = pairedBootstrap(a, b, total, samples);
+  return (
+    `${what}: UAS-P difference ${d.difference.toFixed(2)} points, 95% paired bootstrap interval over ` +
+    `${total.length} sentences [${d.low.toFixed(2)}, ${d.high.toFixed(2)}], first better in ` +
+    `${(100 * d.aBetter).toFixed(1)}% of ${samples} resamples`
+  );
 }

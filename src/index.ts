@@ -86,6 +86,7 @@ export {
   evaluateConllu,
   evaluateFiles,
 } from "./eval/attachment.js";
+export { type PairedDifference, pairedBootstrap } from "./eval/bootstrap.js";
 export { oracleReduction, type PruningCounts, PruningEvaluator, type PruningScores } from "./eval/pruning.js";
 export {
   type RepairedTags,
