@@ -87,6 +87,7 @@ export {
   evaluateFiles,
 } from "./eval/attachment.js";
 export { type PairedDifference, pairedBootstrap } from "./eval/bootstrap.js";
+export { type FilterImpact, filterImpact } from "./eval/filter-impact.js";
 export { oracleReduction, type PruningCounts, PruningEvaluator, type PruningScores } from "./eval/pruning.js";
 export {
   type RepairedTags,

@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { loadCorpus } from "../src/corpus/load.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
+import { filterImpact } from "../src/eval/filter-impact.js";
 import { round } from "../src/eval/percent.js";
+import { loadParser } from "../src/parser/load-parser.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { loadCascade } from "../src/prune/load-pruner.js";
@@ -215,6 +217,65 @@ test("CLI: filter attach gives a bundle and a parser model a new own cascade; pa
     const r = await run(["filter", "attach", "--model", toy.bundle, "--prune", lv]);
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--out/);
+  } finally {
+    toy.cleanup();
+  }
+});
+
+test("CLI: filter eval --parser reports what the filter does to that parser, as filterImpact counts it", async () => {
+  const toy = toyModels();
+  try {
+    const lv = await trainFilter("lv-impact", ["--kind", "lenvine", "--limit", "1"]);
+    const r = await run([
+      "filter",
+      "eval",
+      "--filter",
+      lv,
+      "--gold",
+      devPath,
+      "--parser",
+      toy.parser,
+      "--json",
+    ]);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout) as {
+      parser: {
+        tokens: number;
+        uasNoPunct: number;
+        uasNoPunctFiltered: number;
+        difference: number;
+        low: number;
+        high: number;
+        lostParserRight: number;
+        fixed: number;
+        broken: number;
+      };
+    };
+    const vocab = new Vocabularies();
+    const dev = loadCorpus(devPath, vocab).sentences;
+    const f = filterImpact(loadParser(toy.parser), loadCascade(lv), dev, vocab, vocab.upos.get("PUNCT"));
+    assert.equal(j.parser.tokens, f.tokens);
+    assert.equal(j.parser.uasNoPunct, round((100 * f.rightUnfiltered) / f.tokens));
+    assert.equal(j.parser.uasNoPunctFiltered, round((100 * f.rightFiltered) / f.tokens));
+    assert.ok(
+      Math.abs(j.parser.difference - (100 * (f.rightFiltered - f.rightUnfiltered)) / f.tokens) < 1e-3,
+    );
+    assert.ok(j.parser.low <= j.parser.difference && j.parser.difference <= j.parser.high);
+    assert.deepEqual(
+      [j.parser.lostParserRight, j.parser.fixed, j.parser.broken],
+      [f.lostParserRight, f.fixed, f.broken],
+    );
+    assert.ok(f.lostParserRight > 0, "length-1 arcs only must cost the toy parser some correct arcs");
+    const text = await run(["filter", "eval", "--filter", lv, "--gold", devPath, "--parser", toy.parser]);
+    assert.equal(text.status, 0, text.stderr);
+    assert.match(
+      text.stdout,
+      /exhaustive, [\d.]+ behind the filter \([+-]\d+\.\d\d; 95% paired bootstrap interval/,
+    );
+    assert.match(
+      text.stdout,
+      new RegExp(`${f.lostParserRight} of the lost gold arcs were the exhaustive parse's choice`),
+    );
   } finally {
     toy.cleanup();
   }

@@ -1,5 +1,8 @@
 import { loadCorpus } from "../corpus/load.js";
+import type { Sentence } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
+import { pairedBootstrap } from "../eval/bootstrap.js";
+import { filterImpact } from "../eval/filter-impact.js";
 import { round } from "../eval/percent.js";
 import { formatTable } from "../eval/table.js";
 import { readModelFile, writeModelFile } from "../model/model-file.js";
@@ -17,7 +20,7 @@ import type { Command } from "./command.js";
 import { FILTER_KINDS } from "./filter/kinds.js";
 
 const usage = `usage: vineparse filter train --kind KIND --train T.conllu [--dev D.conllu] --out FILTER [options]
-       vineparse filter eval  --filter SPEC --gold G.conllu [--model MODEL] [--json]
+       vineparse filter eval  --filter SPEC --gold G.conllu [--model MODEL] [--parser MODEL] [--json]
        vineparse filter show  SPEC [--model MODEL]
        vineparse filter attach --model MODEL --prune SPEC --out OUT
 
@@ -29,7 +32,11 @@ train   learns a filter of one kind from a treebank (train with jack-knifed tags
         the tagger, for choosing operating points) and writes it atomically to --out.
 eval    prunes a gold treebank (predicted tags, gold heads) and reports coverage (gold arcs kept),
         reduction (share of all n² arcs removed), the oracle bound and the time, after each pass,
-        and which gold arcs were lost (how many, how many not punctuation, by relation).
+        and which gold arcs were lost (how many, how many not punctuation, by relation). With
+        --parser, also what the filter does to that parser: UAS-P of G parsed exhaustively and
+        behind SPEC (SPEC replaces the model's own cascade), with a paired bootstrap interval of
+        the difference over sentences, how many lost gold arcs the exhaustive parse had chosen,
+        and how many words the filter fixes and breaks.
 show    prints what a filter learned (rules, limits, operating points).
 attach  writes a copy of a parser model or pipeline bundle whose own cascade (what 'parse' runs
         unless given --prune) is SPEC: e.g. a filter file, "FILTER,default" to put a filter in
@@ -60,7 +67,9 @@ eval / show options:
   --filter SPEC     the filter(s) to evaluate
   --gold FILE       CoNLL-U with the tags the filter should see and gold heads
   --model FILE      parser or bundle whose first-order model topk / default passes use
-  --json            one JSON object: arcs, kept, coverage, reduction, oracleReduction, seconds, passes
+  --parser FILE     eval: parser or bundle to measure the filter's effect on (see eval above)
+  --json            one JSON object: arcs, kept, coverage, reduction, oracleReduction, seconds,
+                    passes, goldLost, goldLostNoPunct, lostByRelation, and parser with --parser
   -h, --help        show this help
 `;
 
@@ -140,6 +149,7 @@ async function evaluate(args: string[]): Promise<number> {
     filter: { type: "string" },
     gold: { type: "string" },
     model: { type: "string" },
+    parser: { type: "string" },
     json: { type: "boolean" },
   });
   const spec = requireOption("filter eval", "filter", values.filter);
@@ -159,6 +169,10 @@ async function evaluate(args: string[]): Promise<number> {
   const lost = e.lost;
   const mostLost = lost.mostLost();
   const relationName = (id: number) => vocab.deprel.strings[id] ?? "_";
+  const impact =
+    values.parser === undefined
+      ? null
+      : parserImpact(loadPipeline(values.parser).parser, cascade, gold, vocab);
   if (values.json === true) {
     const o = {
       filter: cascade.name,
@@ -179,6 +193,7 @@ async function evaluate(args: string[]): Promise<number> {
       lostByRelation: Object.fromEntries(
         mostLost.map((r) => [relationName(r.relation), { gold: r.gold, lost: r.lost }]),
       ),
+      ...(impact === null ? {} : { parser: impact }),
     };
     process.stdout.write(JSON.stringify(o) + "\n");
     return 0;
@@ -198,7 +213,36 @@ async function evaluate(args: string[]): Promise<number> {
     `gold arcs lost: ${lost.lost} (${lost.lostNoPunct} not punctuation)` +
       (top === "" ? "\n" : `; most by relation (lost/gold): ${top}\n`),
   );
+  if (impact !== null)
+    process.stdout.write(
+      `parser ${values.parser} (punctuation excluded): UAS-P ${impact.uasNoPunct.toFixed(2)} exhaustive, ${impact.uasNoPunctFiltered.toFixed(2)} behind the filter ` +
+        `(${impact.difference >= 0 ? "+" : ""}${impact.difference.toFixed(2)}; 95% paired bootstrap interval over sentences [${impact.low.toFixed(2)}, ${impact.high.toFixed(2)}]); ` +
+        `${impact.lostParserRight} of the lost gold arcs were the exhaustive parse's choice; ${impact.fixed} words fixed, ${impact.broken} broken\n`,
+    );
   return 0;
+}
+
+/** `filterImpact` of a parser behind `cascade`, as `filter eval --parser` prints and returns it in JSON. */
+function parserImpact(
+  parser: DependencyParser,
+  cascade: PruningCascade,
+  gold: Sentence[],
+  vocab: Vocabularies,
+) {
+  const f = filterImpact(parser, cascade, gold, vocab, vocab.upos.get("PUNCT"));
+  const d = pairedBootstrap(f.perSentence.filtered, f.perSentence.unfiltered, f.perSentence.total);
+  const pct = (x: number) => round(f.tokens === 0 ? 0 : (100 * x) / f.tokens);
+  return {
+    tokens: f.tokens,
+    uasNoPunct: pct(f.rightUnfiltered),
+    uasNoPunctFiltered: pct(f.rightFiltered),
+    difference: Number(d.difference.toFixed(4)),
+    low: Number(d.low.toFixed(4)),
+    high: Number(d.high.toFixed(4)),
+    lostParserRight: f.lostParserRight,
+    fixed: f.fixed,
+    broken: f.broken,
+  };
 }
 
 async function show(args: string[]): Promise<number> {
