@@ -1,5 +1,5 @@
 // Models written before the zero-copy layouts (container version 1, packed first-order and
-// higher-order weights) still load and parse exactly as they did; current models load their weight
+// higher-order weights) and with two label columns (parser layout 3) still load and parse exactly as they did; current models load their weight
 // tables without copying them.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -39,6 +39,22 @@ function firstOrderLayout2(p: Parser): ModelData {
   };
 }
 
+/** The first-order part of a model in parser layout 3: label weights as two columns. */
+function firstOrderLayout3(p: Parser): ModelData {
+  const m = p.toModelData();
+  const { labelEntry, ...arrays } = m.arrays;
+  const entry = labelEntry as Int32Array;
+  return {
+    kind: "parser",
+    meta: { ...m.meta, layout: 3 },
+    arrays: {
+      ...arrays,
+      labelId: Uint16Array.from(entry, (e) => e >>> 16),
+      labelValue: Int16Array.from(entry, (e) => (e << 16) >> 16),
+    },
+  };
+}
+
 /** A higher-order model as written before weight layout 2: packed weights, no `layout` field. */
 function higherOrderLayout1(p: HigherOrderParser): ModelData {
   const m = p.toModelData();
@@ -64,6 +80,7 @@ function parses(p: DependencyParser): string {
 test("old parser layouts in the old container load and parse exactly like the current ones", () => {
   for (const [p, old] of [
     [first, firstOrderLayout2(first)],
+    [first, firstOrderLayout3(first)],
     [second, higherOrderLayout1(second)],
   ] as const) {
     const expected = parses(p);
@@ -87,6 +104,10 @@ test("current layouts: the loaded weight tables are the decoded arrays themselve
   const m = decodeModel(encodeModel(second.toModelData()));
   const p = parserFromModel(m, "m.vpm") as HigherOrderParser;
   assert.equal(p.firstOrderWeights.weights, m.arrays.arcWeights);
+  assert.equal(
+    (p.firstOrder as unknown as { labelRows: { entry: Int32Array } }).labelRows.entry,
+    m.arrays.labelEntry,
+  );
   assert.equal((p as unknown as { quant: { weights: Int16Array } }).quant.weights, m.arrays.weights);
   // The label rows hold the stored weights as they are; packing them gives back the trained ones.
   const lab = first.labelWeights;
@@ -122,11 +143,11 @@ test("damaged current-layout weights fail with a one-line 'corrupted' error", ()
     "model-corrupt",
   );
   assert.equal(
-    bad((a) => (a.labelId = (a.labelId as Uint16Array).map(() => 999))),
+    bad((a) => (a.labelEntry = (a.labelEntry as Int32Array).map((e) => (999 << 16) | (e & 0xffff)))),
     "model-corrupt",
   );
   assert.equal(
-    bad((a) => delete a.labelValue),
+    bad((a) => delete a.labelEntry),
     "model-corrupt",
   );
 });

@@ -15,20 +15,46 @@ export class LabelRows {
   constructor(
     /** Row r's entries are at [start[r], start[r + 1]). */
     readonly start: Int32Array,
-    /** Label of each entry. */
-    readonly label: Uint16Array,
-    /** Weight of each entry, in units of `scale`. */
-    readonly value: Int16Array,
+    /**
+     * Each entry as one 32-bit word, label << 16 | (16-bit weight & 0xffff): an entry's label and
+     * weight share a cache line, so a row costs one miss for its bounds and one for its entries.
+     */
+    readonly entry: Int32Array,
     /** Quantization step of the weights. */
     readonly scale: number,
     numLabels: number,
   ) {
-    const nnz = value.length;
-    if (label.length !== nnz || start.length < 1 || start[0] !== 0 || start[start.length - 1] !== nnz)
+    const nnz = entry.length;
+    if (start.length < 1 || start[0] !== 0 || start[start.length - 1] !== nnz)
       throw new RangeError("inconsistent label weight arrays");
     for (let r = 1; r < start.length; r++)
       if (start[r]! < start[r - 1]!) throw new RangeError("label weight rows out of order");
-    for (let k = 0; k < nnz; k++) if (label[k]! >= numLabels) throw new RangeError("label id out of range");
+    for (let k = 0; k < nnz; k++)
+      if (entry[k]! >>> 16 >= numLabels) throw new RangeError("label id out of range");
+  }
+
+  /** Rows from a label column and a weight column (parser model layout 3). */
+  static fromColumns(
+    start: Int32Array,
+    label: Uint16Array,
+    value: Int16Array,
+    scale: number,
+    numLabels: number,
+  ): LabelRows {
+    if (label.length !== value.length) throw new RangeError("inconsistent label weight arrays");
+    const entry = new Int32Array(value.length);
+    for (let k = 0; k < entry.length; k++) entry[k] = (label[k]! << 16) | (value[k]! & 0xffff);
+    return new LabelRows(start, entry, scale, numLabels);
+  }
+
+  /** Label of each entry (a copy). */
+  get label(): Uint16Array {
+    return Uint16Array.from(this.entry, (e) => e >>> 16);
+  }
+
+  /** Weight of each entry, in units of `scale` (a copy). */
+  get value(): Int16Array {
+    return Int16Array.from(this.entry, (e) => (e << 16) >> 16);
   }
 
   /**
@@ -51,34 +77,49 @@ export class LabelRows {
       value[k] = packed.value[k]!;
     }
     while (row < rows) start[++row] = nnz;
-    return new LabelRows(start, label, value, packed.scale, numLabels);
+    return LabelRows.fromColumns(start, label, value, packed.scale, numLabels);
   }
 
   /** The packed form of these weights (a row-major table of rows × `numLabels`, as `fromPacked` takes). */
   pack(numLabels: number): PackedWeights {
-    const nnz = this.value.length;
+    const label = this.label;
+    const nnz = label.length;
     const delta = new Uint32Array(nnz);
     let last = 0;
     let r = 0;
     for (let k = 0; k < nnz; k++) {
       while (this.start[r + 1]! <= k) r++;
-      const index = r * numLabels + this.label[k]!;
+      const index = r * numLabels + label[k]!;
       delta[k] = index - last;
       last = index;
     }
-    return { delta, value: this.value.slice(), scale: this.scale };
+    return { delta, value: this.value, scale: this.scale };
   }
 
-  /** Adds the weights of the listed feature rows into `scores` (indexed by label). */
+  /**
+   * Adds the weights of the listed feature rows into `scores` (indexed by label). The rows' bounds
+   * are read first, all of them, and only then their entries: the bound reads do not depend on one
+   * another, so their cache misses overlap instead of each waiting for the previous row's entries.
+   */
   accumulate(rows: Int32Array, count: number, scores: Float64Array): void {
     const start = this.start;
-    const label = this.label;
-    const value = this.value;
+    const entry = this.entry;
     const scale = this.scale;
+    const bounds = this.bounds.length >= 2 * count ? this.bounds : (this.bounds = new Int32Array(4 * count));
     for (let i = 0; i < count; i++) {
       const r = rows[i]!;
-      const end = start[r + 1]!;
-      for (let j = start[r]!; j < end; j++) scores[label[j]!] += Math.fround(value[j]! * scale);
+      bounds[2 * i] = start[r]!;
+      bounds[2 * i + 1] = start[r + 1]!;
+    }
+    for (let i = 0; i < count; i++) {
+      const end = bounds[2 * i + 1]!;
+      for (let j = bounds[2 * i]!; j < end; j++) {
+        const e = entry[j]!;
+        scores[e >>> 16] += Math.fround(((e << 16) >> 16) * scale);
+      }
     }
   }
+
+  /** Scratch row bounds of `accumulate`. */
+  private bounds = new Int32Array(64);
 }

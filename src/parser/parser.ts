@@ -25,13 +25,14 @@ import type { DependencyParser, ParseResult } from "./types.js";
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 5;
 /**
- * Version of the parser's model-file layout: 3 = arc weights as their dense 16-bit table and label
- * weights as their rows (both used as loaded, no copy); 2 = both packed (delta-coded non-zeros),
- * still read.
+ * Version of the parser's model-file layout: 4 = arc weights as their dense 16-bit table and label
+ * weights as their rows, each entry one 32-bit word of label and weight (both used as loaded, no
+ * copy); 3 = the same with labels and weights in two columns; 2 = both packed (delta-coded
+ * non-zeros). 3 and 2 are still read.
  */
-export const PARSER_LAYOUT = 3;
+export const PARSER_LAYOUT = 4;
 /** Older layouts this version still reads. */
-const READABLE_LAYOUTS = [2, PARSER_LAYOUT];
+const READABLE_LAYOUTS = [2, 3, PARSER_LAYOUT];
 
 /** Settings fixed when a parser is trained. */
 export interface ParserConfig {
@@ -167,7 +168,7 @@ export class Parser implements DependencyParser {
 
   /**
    * The model-file content of this parser (arc weights as their 16-bit table, label weights as
-   * their rows), with its cascade's passes under `prune/<i>/` unless `withCascade` is false. Both
+   * their rows of packed entries), with its cascade's passes under `prune/<i>/` unless `withCascade` is false. Both
    * are stored as the parser uses them, so loading copies nothing.
    */
   toModelData(withCascade = true): ModelData {
@@ -176,8 +177,7 @@ export class Parser implements DependencyParser {
     const arrays: ModelData["arrays"] = {
       arcWeights: a.weights,
       labelStart: l.start,
-      labelId: l.label,
-      labelValue: l.value,
+      labelEntry: l.entry,
     };
     const meta: Record<string, unknown> = {
       ...this.config,
@@ -233,13 +233,14 @@ export class Parser implements DependencyParser {
       labelBits: meta.labelBits,
     };
     const arrays = m.arrays;
-    const dense = meta.layout === PARSER_LAYOUT;
+    const dense = meta.layout !== 2;
     if (
       dense
         ? !(arrays.arcWeights instanceof Int16Array) ||
           !(arrays.labelStart instanceof Int32Array) ||
-          !(arrays.labelId instanceof Uint16Array) ||
-          !(arrays.labelValue instanceof Int16Array)
+          (meta.layout === PARSER_LAYOUT
+            ? !(arrays.labelEntry instanceof Int32Array)
+            : !(arrays.labelId instanceof Uint16Array) || !(arrays.labelValue instanceof Int16Array))
         : !(arrays.arcDelta instanceof Uint32Array) ||
           !(arrays.arcValue instanceof Int16Array) ||
           !(arrays.labelDelta instanceof Uint32Array) ||
@@ -262,19 +263,26 @@ export class Parser implements DependencyParser {
             value: arrays.arcValue as Int16Array,
             scale: meta.arcScale,
           };
-      const lab: PackedWeights | LabelRows = dense
-        ? new LabelRows(
-            arrays.labelStart as Int32Array,
-            arrays.labelId as Uint16Array,
-            arrays.labelValue as Int16Array,
-            meta.labelScale,
-            meta.labels.length,
-          )
-        : {
+      const lab: PackedWeights | LabelRows = !dense
+        ? {
             delta: arrays.labelDelta as Uint32Array,
             value: arrays.labelValue as Int16Array,
             scale: meta.labelScale,
-          };
+          }
+        : meta.layout === PARSER_LAYOUT
+          ? new LabelRows(
+              arrays.labelStart as Int32Array,
+              arrays.labelEntry as Int32Array,
+              meta.labelScale,
+              meta.labels.length,
+            )
+          : LabelRows.fromColumns(
+              arrays.labelStart as Int32Array,
+              arrays.labelId as Uint16Array,
+              arrays.labelValue as Int16Array,
+              meta.labelScale,
+              meta.labels.length,
+            );
       parser = new Parser(config, arc, lab, meta.labels);
     } catch (e) {
       if (!(e instanceof RangeError)) throw e;

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { LabelRows } from "../src/parser/label-rows.js";
+import { Rng } from "../src/util/rng.js";
+
+/** A sparse rows × labels table with extreme weights and labels above 2^15, as packed weights. */
+function randomTable(rows: number, labels: number, seed: number) {
+  const rng = new Rng(seed);
+  const cells = new Map<number, number>();
+  for (let k = 0; k < rows * 3; k++) {
+    const r = rng.int(rows);
+    const l = k % 5 === 0 ? labels - 1 - rng.int(3) : rng.int(labels);
+    const v = k % 7 === 0 ? (k % 2 === 0 ? 32767 : -32768) : rng.int(2001) - 1000;
+    if (v !== 0) cells.set(r * labels + l, v);
+  }
+  const index = [...cells.keys()].sort((a, b) => a - b);
+  const delta = new Uint32Array(index.length);
+  const value = new Int16Array(index.length);
+  let last = 0;
+  index.forEach((ix, k) => {
+    delta[k] = ix - last;
+    last = ix;
+    value[k] = cells.get(ix)!;
+  });
+  return { cells, packed: { delta, value, scale: 0.001 } };
+}
+
+test("label rows: sums of listed rows equal the dense table's, labels above 2^15 and extreme weights included", () => {
+  const rows = 64;
+  const labels = 40000;
+  const { cells, packed } = randomTable(rows, labels, 3);
+  const lr = LabelRows.fromPacked(packed, rows, labels);
+  const list = Int32Array.from([
+    5, 17, 5, 63, 0, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57,
+  ]);
+  const got = new Float64Array(labels);
+  lr.accumulate(list, list.length, got);
+  const want = new Float64Array(labels);
+  for (const r of list)
+    for (const [ix, v] of cells)
+      if (Math.floor(ix / labels) === r) want[ix % labels]! += Math.fround(v * 0.001);
+  assert.deepEqual(got, want);
+  assert.ok(
+    [...cells.keys()].some((ix) => ix % labels >= 32768),
+    "some labels need the 16th bit",
+  );
+});
+
+test("label rows: the label/value columns, the packed entries and pack() all give back what was built", () => {
+  const { packed } = randomTable(32, 50, 9);
+  const lr = LabelRows.fromPacked(packed, 32, 50);
+  const columns = LabelRows.fromColumns(lr.start, lr.label, lr.value, lr.scale, 50);
+  assert.deepEqual(columns.entry, lr.entry);
+  const again = new LabelRows(lr.start, lr.entry, lr.scale, 50);
+  assert.deepEqual(again.label, lr.label);
+  assert.deepEqual(again.value, lr.value);
+  const p = lr.pack(50);
+  assert.deepEqual(p.delta, packed.delta);
+  assert.deepEqual(p.value, packed.value);
+  assert.throws(() => new LabelRows(lr.start, lr.entry, lr.scale, 10), RangeError);
+  assert.throws(
+    () => LabelRows.fromColumns(lr.start, lr.label, lr.value.subarray(1), lr.scale, 50),
+    RangeError,
+  );
+});
