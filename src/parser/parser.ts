@@ -168,8 +168,8 @@ export class Parser implements DependencyParser {
 
   /**
    * The model-file content of this parser (arc weights as their 16-bit table, label weights as
-   * their rows of packed entries), with its cascade's passes under `prune/<i>/` unless `withCascade` is false. Both
-   * are stored as the parser uses them, so loading copies nothing.
+   * their rows of packed entries), with its cascade's passes under `prune/<i>/` unless
+   * `withCascade` is false. Both are stored as the parser uses them, so loading copies nothing.
    */
   toModelData(withCascade = true): ModelData {
     const a = this.arcInt;
