@@ -40,4 +40,6 @@ test("paired bootstrap: mismatched arrays and bad settings are rejected", () => 
   assert.throws(() => pairedBootstrap([1], [1, 2], [2, 2]), RangeError);
   assert.throws(() => pairedBootstrap([1], [1], [2], 0), RangeError);
   assert.throws(() => pairedBootstrap([1], [1], [2], 10, 1), RangeError);
+  // No sentences: no difference (not NaN).
+  assert.deepEqual(pairedBootstrap([], [], [], 10), { difference: 0, low: 0, high: 0, aBetter: 0 });
 });

@@ -155,6 +155,8 @@ async function evaluate(args: string[]): Promise<number> {
   const spec = requireOption("filter eval", "filter", values.filter);
   const goldPath = requireOption("filter eval", "gold", values.gold);
   const cascade = cascadeOf(spec, values.model);
+  // Loaded first, so that a bad --parser stops before the evaluation.
+  const impactParser = values.parser === undefined ? null : loadPipeline(values.parser).parser;
   const vocab = new Vocabularies();
   const gold = loadCorpus(goldPath, vocab).sentences;
   const e = evaluateCascade(cascade, gold, vocab);
@@ -169,10 +171,7 @@ async function evaluate(args: string[]): Promise<number> {
   const lost = e.lost;
   const mostLost = lost.mostLost();
   const relationName = (id: number) => vocab.deprel.strings[id] ?? "_";
-  const impact =
-    values.parser === undefined
-      ? null
-      : parserImpact(loadPipeline(values.parser).parser, cascade, gold, vocab);
+  const impact = impactParser === null ? null : parserImpact(impactParser, cascade, gold, vocab);
   if (values.json === true) {
     const o = {
       filter: cascade.name,

@@ -33,6 +33,7 @@ export function pairedBootstrap(
   if (!(samples >= 1) || !(level > 0 && level < 1))
     throw new RangeError("pairedBootstrap: samples must be ≥ 1 and level in (0, 1)");
   const diff = (a: number, b: number, t: number) => (t === 0 ? 0 : (100 * (a - b)) / t);
+  if (n === 0) return { difference: 0, low: 0, high: 0, aBetter: 0 };
   let a = 0;
   let b = 0;
   let t = 0;
