@@ -6,10 +6,8 @@
 // filter takes minutes; the commands are in the results file) and given to the bench as files.
 import { existsSync } from "node:fs";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
-import type { Sentence } from "../src/corpus/sentence.js";
 import { loadCorpus } from "../src/corpus/load.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
-import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
 import { encodeModel, writeModelFile } from "../src/model/model-file.js";
@@ -28,6 +26,7 @@ import {
   bootstrapNote,
   type Experiment,
   headsRightNoPunct,
+  JOINT_PAIRS,
   jointFilterRatioNotes,
   median,
 } from "./lib.js";
@@ -276,18 +275,10 @@ export const experiment: Experiment = {
         }
         x.times.push((performance.now() - t0) / 1000);
         if (r === 0) {
-          const ev = new AttachmentEvaluator({ punctUpos: punct });
-          dev.forEach((s: Sentence, j) =>
-            ev.addSentence(
-              s,
-              heads[j]!,
-              heads[j]!.map(() => 0),
-            ),
-          );
-          x.uas = ev.scores().uasNoPunct;
           const right = headsRightNoPunct(dev, heads, punct);
           x.correct = right.correct;
           scored = right.total;
+          x.uas = right.uasNoPunct;
         }
       }
     // Speed-up against parser a unfiltered: ratio of medians, and median of the per-round ratios.
@@ -344,10 +335,7 @@ export const experiment: Experiment = {
     // bootstrap interval over dev sentences: how much of the difference the choice of sentences explains.
     const compare = (what: string, a: Run, b: Run) =>
       ctx.note(bootstrapNote(what, a.correct, b.correct, scored));
-    for (const [ja, jb] of [
-      ["Joint P1", "Rules+Linear"],
-      ["Joint P2", "Rules+Linear+Quad"],
-    ] as const) {
+    for (const [ja, jb] of JOINT_PAIRS) {
       const a = filters.findIndex((f) => f.label === ja);
       const b = filters.findIndex((f) => f.label === jb);
       if (a < 0 || b < 0) continue;

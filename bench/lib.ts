@@ -9,6 +9,7 @@ import { type Sentence, sentenceFromWords } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachment.js";
 import { pairedBootstrap } from "../src/eval/bootstrap.js";
+import { percent } from "../src/eval/percent.js";
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
 import type { SentenceTags } from "../src/eval/tag-errors.js";
 import { parsePruned } from "../src/parser/pruned-parse.js";
@@ -339,6 +340,12 @@ export function pairedRatioNote(
   );
 }
 
+/** The rows the benches compare each joint filter with (B&C 2011, Table 2): joint label, 2010 cascade label. */
+export const JOINT_PAIRS = [
+  ["Joint P1", "Rules+Linear"],
+  ["Joint P2", "Rules+Linear+Quad"],
+] as const;
+
 /**
  * `pairedRatioNote` lines for the joint filters against the 2010 cascades they are matched with
  * (Joint P1 / Rules+Linear, Joint P2 / Rules+Linear+Quad), for those pairs whose labels are both
@@ -349,10 +356,7 @@ export function jointFilterRatioNotes(
   times: readonly (readonly number[])[],
 ): string[] {
   const notes: string[] = [];
-  for (const [a, b] of [
-    ["Joint P1", "Rules+Linear"],
-    ["Joint P2", "Rules+Linear+Quad"],
-  ] as const) {
+  for (const [a, b] of JOINT_PAIRS) {
     const i = labels.indexOf(a);
     const j = labels.indexOf(b);
     if (i >= 0 && j >= 0) notes.push(pairedRatioNote(`${a} filter`, times[i]!, b, times[j]!));
@@ -422,15 +426,18 @@ export function fitExponent(xs: readonly number[], ys: readonly number[]): numbe
 
 /**
  * Per sentence of `dev`: how many non-punctuation words (UPOS id `punct`) `heads[i]` attaches
- * correctly, and how many there are: the counts behind UAS-P, for a paired bootstrap over sentences.
+ * correctly, and how many there are: the counts behind UAS-P (also given), for a paired bootstrap
+ * over sentences.
  */
 export function headsRightNoPunct(
   dev: readonly Sentence[],
   heads: readonly Int32Array[],
   punct: number,
-): { correct: Int32Array; total: Int32Array } {
+): { correct: Int32Array; total: Int32Array; uasNoPunct: number } {
   const correct = new Int32Array(dev.length);
   const total = new Int32Array(dev.length);
+  let right = 0;
+  let words = 0;
   dev.forEach((s, i) => {
     const h = heads[i]!;
     for (let m = 1; m <= s.n; m++)
@@ -438,8 +445,10 @@ export function headsRightNoPunct(
         total[i]!++;
         if (h[m] === s.head[m]) correct[i]!++;
       }
+    right += correct[i]!;
+    words += total[i]!;
   });
-  return { correct, total };
+  return { correct, total, uasNoPunct: percent(right, words) };
 }
 
 /** "difference d points, 95% paired bootstrap interval [lo, hi]" for UAS-P of a against b. */

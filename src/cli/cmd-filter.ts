@@ -3,7 +3,7 @@ import type { Sentence } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import { pairedBootstrap } from "../eval/bootstrap.js";
 import { filterImpact } from "../eval/filter-impact.js";
-import { round } from "../eval/percent.js";
+import { percent, round } from "../eval/percent.js";
 import { formatTable } from "../eval/table.js";
 import { readModelFile, writeModelFile } from "../model/model-file.js";
 import { checkWritable } from "../util/atomic-write.js";
@@ -230,7 +230,7 @@ function parserImpact(
 ) {
   const f = filterImpact(parser, cascade, gold, vocab, vocab.upos.get("PUNCT"));
   const d = pairedBootstrap(f.perSentence.filtered, f.perSentence.unfiltered, f.perSentence.total);
-  const pct = (x: number) => round(f.tokens === 0 ? 0 : (100 * x) / f.tokens);
+  const pct = (x: number) => round(percent(x, f.tokens));
   return {
     tokens: f.tokens,
     uasNoPunct: pct(f.rightUnfiltered),
