@@ -132,7 +132,13 @@ test("filter files: a pass or a cascade round-trips and prunes identically; kind
   // A model of another kind is refused with one clear line.
   const parserFile = join(dir, "parser.bin");
   eisner.save(parserFile);
-  assert.throws(() => loadCascade(parserFile), /unknown pruning pass kind "parser"/);
+  assert.throws(
+    () => loadCascade(parserFile),
+    /a parser model, not a filter or cascade file \("default" names a model's own cascade\)/,
+  );
+  const other = join(dir, "other.bin");
+  writeModelFile(other, { kind: "word-vectors", meta: {}, arrays: {} });
+  assert.throws(() => loadCascade(other), /unknown pruning pass kind "word-vectors"/);
 });
 
 test("a parser's default cascade is saved with it, nested under prune/<i>/, also inside a bundle", () => {

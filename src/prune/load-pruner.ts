@@ -53,6 +53,13 @@ export function prunerFromModelData(m: ModelData, file: string, ctx: PrunerConte
       return VinePass.fromModelData(m, file);
     case MAX_MARGINAL_KIND:
       return MaxMarginalPass.fromModelData(m, file);
+    case "parser":
+    case "pipeline":
+      throw new VineparseError(
+        "model-kind",
+        `a ${m.kind} model, not a filter or cascade file ("default" names a model's own cascade)`,
+        file,
+      );
     default:
       throw new VineparseError(
         "model-kind",
