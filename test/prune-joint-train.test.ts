@@ -78,3 +78,33 @@ test("joint training without Vine and None, and the operating point at other tar
     last = op.reduction;
   }
 });
+
+test("joint training with lexical arc features: reaches its target, weighs words, survives a round trip", () => {
+  const r = trainJointFilter(train, train, vocab, {
+    init,
+    coverage: 99,
+    alternations: 2,
+    c0: 0.1,
+    c1: 0.001,
+    lexical: true,
+    eps: 1e-3,
+    maxIter: 20000,
+  });
+  const f = r.filter;
+  assert.ok(f.lexical && f.hasVine && f.hasNone);
+  // Some lexical weight was learnt (the block after the span features).
+  const L0 = f.none!.length - (1 << 16);
+  assert.ok(f.none!.subarray(L0).some((v) => v !== 0));
+  const e = evaluateCascade(new PruningCascade([f]), train, vocab);
+  assert.ok(e.scores.coverage >= 99, `coverage ${e.scores.coverage}`);
+  assert.ok(Math.abs(e.scores.reduction - r.reduction) < 0.001);
+  assert.ok(checkOnlyRemoves(f, train, vocab) > 0.5);
+  const back = cascadeFromModelData(decodeModel(encodeModel(cascadeModelData(new PruningCascade([f])))), "x");
+  assert.ok((back.passes[0] as JointFilter).lexical);
+  for (const s of train)
+    assert.deepEqual(back.prune(s, vocab).bits, new PruningCascade([f]).prune(s, vocab).bits);
+  assert.throws(
+    () => trainJointFilter(train, train, vocab, { init, span: false, lexical: true }),
+    RangeError,
+  );
+});

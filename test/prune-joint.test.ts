@@ -13,6 +13,10 @@ import {
   JointEventScorer,
   LEN_BUCKETS,
   lenFeature,
+  LEX_BITS,
+  LEX_SLOTS,
+  LexAtoms,
+  lexSlot,
   pairLengthFeature,
   SPAN_FLAGS,
   SPAN_SIGS,
@@ -24,7 +28,9 @@ import { JointFilter } from "../src/prune/joint-filter.js";
 import { cascadeFromModelData, cascadeModelData } from "../src/prune/load-pruner.js";
 import { TagMap } from "../src/prune/tag-map.js";
 import { NUM_ROLES, ROLE, roleHi, roleLo } from "../src/prune/token-role-decisions.js";
+import { wordAtom } from "../src/prune/form-atoms.js";
 import { TokenRoleFilter } from "../src/prune/token-role-filter.js";
+import { finish, mix } from "../src/util/hash.js";
 import { Rng } from "../src/util/rng.js";
 import { checkOnlyRemoves } from "./prune-helpers.js";
 import { toyTreebank } from "./toy-treebank.js";
@@ -45,6 +51,8 @@ const tags = new TagMap(TagMap.collect(sents, vocab, "xpos"), "xpos");
 const BITS = 12;
 const S = tags.size;
 const A = arcFeatureCount(S);
+/** Index of the first lexical arc feature (after the span block). */
+const L0 = arcFeatureCount(S, true, true, false);
 
 /** Token-role subclassifiers with random weights (scores spread around 0). */
 function randomRoles(rng: Rng, crossRoot: boolean): TokenRoleFilter {
@@ -61,10 +69,23 @@ function randomRoles(rng: Rng, crossRoot: boolean): TokenRoleFilter {
   );
 }
 
-function randomArcWeights(rng: Rng, scale: number, pairLength = true, span = pairLength): Float32Array {
+function randomArcWeights(
+  rng: Rng,
+  scale: number,
+  pairLength = true,
+  span = pairLength,
+  lexical = false,
+): Float32Array {
   return Float32Array.from(
-    { length: arcFeatureCount(S, pairLength, span) },
+    { length: arcFeatureCount(S, pairLength, span, lexical) },
     () => (rng.next() * 2 - 1) * scale,
+  );
+}
+
+/** Word atoms of a sentence's positions straight from the definition (lower-cased form; "<root>" at 0). */
+function wordsOf(s: Sentence): Int32Array {
+  return Int32Array.from({ length: s.n + 1 }, (_, i) =>
+    wordAtom(i === 0 ? "<root>" : vocab.form.strings[s.form[i]!]!),
   );
 }
 
@@ -77,15 +98,18 @@ function flagsOf(s: Sentence): Uint8Array {
 
 test("joint arc features: hand-worked indices of htd, Len, [htd LenClass] and the span features", () => {
   const H = 2 * S * S;
-  assert.equal(A, H + LEN_BUCKETS + H * 7 + H * 8 + 8 * 2 * 7);
+  assert.equal(L0, H + LEN_BUCKETS + H * 7 + H * 8 + 8 * 2 * 7);
+  assert.equal(A, L0 + (1 << 16));
+  assert.equal(LEX_SLOTS, 1 << LEX_BITS);
   assert.equal(arcFeatureCount(S, true, false), H + LEN_BUCKETS + H * 7);
   assert.equal(arcFeatureCount(S, false), H + LEN_BUCKETS);
   assert.throws(() => arcFeatureCount(S, false, true), RangeError);
+  assert.throws(() => arcFeatureCount(S, true, false, true), RangeError);
   assert.equal(SPAN_SIGS, 8);
   // [htd SpanSig] after the pair-length block; [SpanSig Dir LenClass] after that.
   assert.equal(spanFeature(S, 13, 5), H + 32 + 7 * H + 13 * 8 + 5);
   assert.equal(spanLengthFeature(S, 5, 1, 9), H + 32 + 7 * H + 8 * H + (5 * 2 + 1) * 7 + 4);
-  assert.equal(spanLengthFeature(S, 7, 1, 90), A - 1);
+  assert.equal(spanLengthFeature(S, 7, 1, 90), L0 - 1);
   // Head tag 2, modifier tag 3, head on the right (dir 1).
   const htd = htdFeature(S, 2, 3, 1);
   assert.equal(htd, (2 * S + 3) * 2 + 1);
@@ -97,6 +121,30 @@ test("joint arc features: hand-worked indices of htd, Len, [htd LenClass] and th
     (d) => pairLengthFeature(S, htd, d) - (H + 32 + htd * 7),
   );
   assert.deepEqual(cls, [0, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 6]);
+});
+
+test("lexical arc features: hand-worked slots of [HeadTag ModWord Dir] and [HeadWord ModTag Dir]", () => {
+  // The slot: the hash of (template seed, dir, tag) XOR the word atom, times the golden constant, top bits.
+  const slot = (seed: number, dir: number, tag: number, word: number) =>
+    Math.imul(finish(mix(mix(seed, dir), tag)) ^ word, 0x9e3779b1 | 0) >>> (32 - LEX_BITS);
+  const dog = wordAtom("Dog");
+  assert.equal(dog, wordAtom("dog"));
+  assert.equal(lexSlot(false, 1, 3, dog), slot(0x6a09e667, 1, 3, dog));
+  assert.equal(lexSlot(true, 0, 5, dog), slot(0x3c6ef373, 0, 5, dog));
+  // Slots spread over the block, and the templates, directions and tags differ.
+  const seen = new Set<number>();
+  for (const side of [false, true])
+    for (let dir = 0; dir < 2; dir++)
+      for (let t = 0; t < 20; t++) {
+        const v = lexSlot(side, dir, t, dog);
+        assert.ok(v >= 0 && v < LEX_SLOTS);
+        seen.add(v);
+      }
+  assert.ok(seen.size >= 78, `${seen.size} distinct slots of 80`);
+  // LexAtoms: the same atoms as the definition, cached per form.
+  const atoms = new LexAtoms();
+  for (const s of sents.slice(0, 5))
+    assert.deepEqual(atoms.fill(s, vocab.form).slice(0, s.n + 1), wordsOf(s));
 });
 
 test("span flags: punctuation 1, verb or auxiliary 2, coordinating conjunction 4, by UPOS; the cache grows", () => {
@@ -142,6 +190,7 @@ function arcScore(
   w: Float32Array | null,
   tagOf: Int32Array,
   flags: Uint8Array,
+  words: Int32Array,
   h: number,
   m: number,
 ): number {
@@ -152,8 +201,12 @@ function arcScore(
   const conj = w.length > arcFeatureCount(S, false) ? w[pairLengthFeature(S, htd, len)]! : 0;
   let sig = 0;
   for (let i = Math.min(h, m) + 1; i < Math.max(h, m); i++) sig |= flags[i]!;
-  const span = w.length === A ? w[spanFeature(S, htd, sig)]! + w[spanLengthFeature(S, sig, dir, len)]! : 0;
-  return w[htd]! + w[lenFeature(S, len)]! + conj + span;
+  const span = w.length >= L0 ? w[spanFeature(S, htd, sig)]! + w[spanLengthFeature(S, sig, dir, len)]! : 0;
+  const lex =
+    w.length === A
+      ? w[L0 + lexSlot(false, dir, tagOf[h]!, words[m]!)]! + w[L0 + lexSlot(true, dir, tagOf[m]!, words[h]!)]!
+      : 0;
+  return w[htd]! + w[lenFeature(S, len)]! + conj + span + lex;
 }
 
 test("joint events: best event, its id and None of every arc equal brute force over Z_a (n ≤ 20, random masks)", () => {
@@ -164,8 +217,8 @@ test("joint events: best event, its id and None of every arc equal brute force o
     for (const withVine of [true, false])
       for (const withNone of [true, false]) {
         const roles = randomRoles(rng, crossRoot);
-        const vine = withVine ? randomArcWeights(rng, 1.5) : null;
-        const none = withNone ? randomArcWeights(rng, 1) : null;
+        const vine = withVine ? randomArcWeights(rng, 1.5, true, true, true) : null;
+        const none = withNone ? randomArcWeights(rng, 1, true, true, true) : null;
         const ev = new JointEventScorer(
           S,
           crossRoot,
@@ -183,7 +236,8 @@ test("joint events: best event, its id and None of every arc equal brute force o
             const tagOf = roles.features.tag;
             // Random span flags: every signature occurs.
             const flags = Uint8Array.from({ length: n + 1 }, (_, i) => (i === 0 ? 0 : rng.int(SPAN_SIGS)));
-            ev.prepare(sc, tagOf, flags, mask);
+            const words = wordsOf(s);
+            ev.prepare(sc, tagOf, flags, mask, words);
             for (let h = 0; h <= n; h++) {
               ev.scanRow(h, mask);
               for (let m = 1; m <= n; m++) {
@@ -193,12 +247,13 @@ test("joint events: best event, its id and None of every arc equal brute force o
                 }
                 arcs++;
                 const z = eventsOf(h, m, n, mask, crossRoot, withVine);
-                const score = (e: number) => (e === EVENT_VINE ? arcScore(vine, tagOf, flags, h, m) : sc[e]!);
+                const score = (e: number) =>
+                  e === EVENT_VINE ? arcScore(vine, tagOf, flags, words, h, m) : sc[e]!;
                 const want = Math.max(...z.map(score));
                 assert.ok(Math.abs(ev.best[m]! - want) < 1e-9, `best of ${h}→${m}: ${ev.best[m]} vs ${want}`);
                 assert.ok(z.includes(ev.event[m]!), `event ${ev.event[m]} of ${h}→${m} is not in Z_a`);
                 assert.ok(Math.abs(score(ev.event[m]!) - want) < 1e-9);
-                assert.ok(Math.abs(ev.none[m]! - arcScore(none, tagOf, flags, h, m)) < 1e-9);
+                assert.ok(Math.abs(ev.none[m]! - arcScore(none, tagOf, flags, words, h, m)) < 1e-9);
               }
             }
           }
@@ -213,15 +268,16 @@ function expectedMask(f: JointFilter, s: Sentence, input: ArcMask): ArcMask {
   const sc = f.roles.scoreAll(runner.prepare(s, vocab)).slice();
   const tagOf = f.roles.features.tag.slice();
   const flags = flagsOf(s);
+  const words = f.lexical ? wordsOf(s) : new Int32Array(s.n + 1);
   const out = input.clone();
   for (let h = 0; h <= s.n; h++)
     for (let m = 1; m <= s.n; m++) {
       if (!input.allows(h, m)) continue;
       const z = eventsOf(h, m, s.n, input, f.roles.crossRoot, f.hasVine);
       const best = Math.max(
-        ...z.map((e) => (e === EVENT_VINE ? arcScore(f.vine, tagOf, flags, h, m) : sc[e]!)),
+        ...z.map((e) => (e === EVENT_VINE ? arcScore(f.vine, tagOf, flags, words, h, m) : sc[e]!)),
       );
-      if (best - arcScore(f.none, tagOf, flags, h, m) > f.bias) out.remove(h, m);
+      if (best - arcScore(f.none, tagOf, flags, words, h, m) > f.bias) out.remove(h, m);
     }
   return out;
 }
@@ -230,22 +286,25 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
   const rng = new Rng(21);
   const runner = new PruningCascade();
   for (const crossRoot of [true, false])
-    for (const [withVine, withNone, pairLength, span] of [
-      [true, true, true, true],
-      [true, true, true, false],
-      [true, true, false, false],
-      [false, true, true, true],
-      [true, false, true, true],
-      [false, false, true, true],
+    for (const [withVine, withNone, pairLength, span, lexical] of [
+      [true, true, true, true, false],
+      [true, true, true, true, true],
+      [true, true, true, false, false],
+      [true, true, false, false, false],
+      [false, true, true, true, false],
+      [false, true, true, true, true],
+      [true, false, true, true, true],
+      [false, false, true, true, false],
     ] as const) {
       const f0 = new JointFilter(
         randomRoles(rng, crossRoot),
-        withVine ? randomArcWeights(rng, 1.5, pairLength, span) : null,
-        withNone ? randomArcWeights(rng, 1, pairLength, span) : null,
+        withVine ? randomArcWeights(rng, 1.5, pairLength, span, lexical) : null,
+        withNone ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
         0.8,
         {},
         pairLength,
         span,
+        lexical,
       );
       let removed = 0;
       let total = 0;
@@ -275,20 +334,22 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
 
 test("joint filter survives a model-file round trip (weights, bias, flags, info) and rejects corrupt files", () => {
   const rng = new Rng(3);
-  for (const [withVine, withNone, pairLength, span] of [
-    [true, true, true, true],
-    [true, true, true, false],
-    [true, true, false, false],
-    [false, false, true, true],
+  for (const [withVine, withNone, pairLength, span, lexical] of [
+    [true, true, true, true, false],
+    [true, true, true, true, true],
+    [true, true, true, false, false],
+    [true, true, false, false, false],
+    [false, false, true, true, false],
   ] as const) {
     const f = new JointFilter(
       randomRoles(rng, true),
-      withVine ? randomArcWeights(rng, 1, pairLength, span) : null,
-      withNone ? randomArcWeights(rng, 1, pairLength, span) : null,
+      withVine ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
+      withNone ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
       0.25,
       { c1: 0.1, c0: 1, alternations: 3, chosen: 2, coverage: 99.5, reduction: 70, target: 99.5 },
       pairLength,
       span,
+      lexical,
     );
     const back = cascadeFromModelData(
       decodeModel(encodeModel(cascadeModelData(new PruningCascade([f])))),
@@ -301,6 +362,7 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     assert.equal(g.hasNone, withNone);
     assert.equal(g.pairLength, pairLength);
     assert.equal(g.span, span);
+    assert.equal(g.lexical, lexical);
     assert.deepEqual(g.vine, f.vine);
     assert.deepEqual(g.roles.weights, f.roles.weights);
     assert.equal(g.describe(), f.describe());
@@ -319,6 +381,9 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
   m.meta.spanSigs = SPAN_SIGS;
   m.meta.lenClasses = 5;
   assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /bad length-class count/);
+  m.meta.lenClasses = 7;
+  m.meta.lexBits = 12;
+  assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /bad lexical-feature size/);
   m.meta.version = 7;
   assert.throws(() => JointFilter.fromModelData(m, "bad.vpf"), /joint filter version 7/);
 });

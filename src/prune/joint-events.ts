@@ -1,5 +1,9 @@
+import type { Sentence } from "../corpus/sentence.js";
+import type { Vocab } from "../corpus/vocab.js";
 import type { ArcMask } from "../mask/arc-mask.js";
+import { finish, mix } from "../util/hash.js";
 import { distanceBucket } from "./arc-filter-features.js";
+import { FormTable, wordAtom } from "./form-atoms.js";
 import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
 
 /**
@@ -18,7 +22,9 @@ import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
  *   `pairLength` their conjunction [HeadTag ModTag Dir LenClass] over `LEN_CLASSES` length classes:
  *   a tag pair's own length profile, as Tag-Vine has; and in filters trained with `span`, the
  *   signature of what lies between head and modifier (`SPAN_SIGS`) conjoined with the tag pair and
- *   direction, and with the direction and length class), when the filter has one.
+ *   direction, and with the direction and length class; and in filters trained with `lexical`, the
+ *   hashed word features [HeadTag ModWord Dir] and [HeadWord ModTag Dir], see `lexSlot`), when the
+ *   filter has one.
  * The rejection event None_a has the same features; a is filtered iff
  * max_{z ∈ Z_a} score(z) > score(None_a) + bias.
  *
@@ -102,19 +108,68 @@ export function spanLengthFeature(S: number, sig: number, dir: number, len: numb
   );
 }
 
+/** log2 of the slots of the lexical arc features (both templates hashed into one block). */
+export const LEX_BITS = 16;
+/** Slots of the lexical block. */
+export const LEX_SLOTS = 1 << LEX_BITS;
+
 /**
  * Number of arc features for a tag map of size S: htd pairs and Len buckets, then (`pairLength`,
  * the default) the pair × length-class conjunctions, then (`span`, the default; only with
- * `pairLength`) the pair × span-signature and span-signature × direction × length-class ones.
+ * `pairLength`) the pair × span-signature and span-signature × direction × length-class ones, then
+ * (`lexical`, the default; only with `span`) the `LEX_SLOTS` hashed lexical ones. Filters trained
+ * without a block have none of its weights; the full layout (all defaults) has every block.
  */
-export function arcFeatureCount(S: number, pairLength = true, span = pairLength): number {
+export function arcFeatureCount(S: number, pairLength = true, span = pairLength, lexical = span): number {
   if (span && !pairLength) throw new RangeError("arcFeatureCount: span features need the pair-length ones");
+  if (lexical && !span) throw new RangeError("arcFeatureCount: lexical features need the span ones");
   return (
     2 * S * S +
     LEN_BUCKETS +
     (pairLength ? 2 * S * S * LEN_CLASSES : 0) +
-    (span ? 2 * S * S * SPAN_SIGS + 2 * SPAN_SIGS * LEN_CLASSES : 0)
+    (span ? 2 * S * S * SPAN_SIGS + 2 * SPAN_SIGS * LEN_CLASSES : 0) +
+    (lexical ? LEX_SLOTS : 0)
   );
+}
+
+const LEX_SEED_TW = 0x6a09e667;
+const LEX_SEED_WT = 0x3c6ef373;
+/** Odd multiplier of the lexical hash (Fibonacci hashing: its top bits are well mixed). */
+const LEX_GOLDEN = 0x9e3779b1 | 0;
+
+/** Hash of (template, dir, tag) that a lexical slot conjoins with a word atom. */
+function lexBase(seed: number, dir: number, tag: number): number {
+  return finish(mix(mix(seed, dir), tag));
+}
+
+/**
+ * Slot (0 … LEX_SLOTS − 1) of the lexical arc feature [HeadTag ModWord Dir] (`headSide` false) or
+ * [HeadWord ModTag Dir] (true): the other end's tag, dir (0: head left of the modifier) and the
+ * word atom (`wordAtom`) of the modifier or head. Its index among the arc features is
+ * `arcFeatureCount(S, true, true, false)` + slot.
+ */
+export function lexSlot(headSide: boolean, dir: number, tag: number, word: number): number {
+  return (
+    Math.imul(lexBase(headSide ? LEX_SEED_WT : LEX_SEED_TW, dir, tag) ^ word, LEX_GOLDEN) >>> (32 - LEX_BITS)
+  );
+}
+
+/** Lexical word atoms of a sentence's positions (`wordAtom` of the form; "<root>" at 0), cached per form. */
+export class LexAtoms {
+  private readonly forms = new FormTable(1, (form, out, at) => (out[at] = wordAtom(form)));
+  private readonly root = wordAtom("<root>");
+  private out = new Int32Array(64);
+
+  /** The atoms of positions 0 … n of `s` (a buffer reused by the next call). */
+  fill(s: Sentence, forms: Vocab): Int32Array {
+    if (this.out.length < s.n + 1) this.out = new Int32Array(Math.max(s.n + 1, 2 * this.out.length));
+    this.forms.bind(forms);
+    const t = this.forms.table;
+    const out = this.out;
+    out[0] = this.root;
+    for (let i = 1; i <= s.n; i++) out[i] = t[s.form[i]!]!;
+    return out;
+  }
 }
 
 /**
@@ -189,6 +244,17 @@ export class JointEventScorer {
    * addition is monotone, so no arc's None exceeds it).
    */
   private noneBound = new Float64Array(0);
+  /**
+   * The lexical weights (`LEX_SLOTS`), Vine at even and None at odd indices, and whether any is
+   * non-zero (filters without lexical features skip them).
+   */
+  private lex = new Float64Array(0);
+  private lexOn = false;
+  /** Per (dir, tag): the hash the lexical slots conjoin with a word (`lexSlot`). */
+  private readonly lexTW: Int32Array;
+  private readonly lexWT: Int32Array;
+  /** Word atoms of the prepared sentence (`LexAtoms`), read when `lexOn`. */
+  private words: Int32Array = new Int32Array(0);
 
   constructor(
     /** Size S of the tag map (dense tag ids 0 … S − 1) the arc features are indexed by. */
@@ -202,7 +268,19 @@ export class JointEventScorer {
     /** Whether `scanRow` records the best event's id. */
     public track = false,
   ) {
+    this.lexTW = new Int32Array(2 * tagCount);
+    this.lexWT = new Int32Array(2 * tagCount);
+    for (let dir = 0; dir < 2; dir++)
+      for (let t = 0; t < tagCount; t++) {
+        this.lexTW[dir * tagCount + t] = lexBase(LEX_SEED_TW, dir, t);
+        this.lexWT[dir * tagCount + t] = lexBase(LEX_SEED_WT, dir, t);
+      }
     this.setWeights(vine, none);
+  }
+
+  /** Whether the scorer reads the lexical features (some lexical weight is non-zero). */
+  get lexical(): boolean {
+    return this.lexOn;
   }
 
   /** The Vine weights (null: no Vine event). */
@@ -270,6 +348,25 @@ export class JointEventScorer {
           msl = Math.max(msl, maxOf(spanLens, 2 * ((g << 1) | left) * LEN_CLASSES + 1, LEN_CLASSES, 2));
         this.noneBound[2 * th + left] = mh + maxLen + mc + ms + msl;
       }
+    const L0 = arcFeatureCount(S, true, true, false);
+    this.lex = new Float64Array(2 * LEX_SLOTS);
+    this.lexOn = false;
+    let maxLex = NEG;
+    for (let side = 0; side < 2; side++) {
+      const w = side === 0 ? vine : none;
+      if (w === null) continue;
+      for (let j = 0; j < LEX_SLOTS; j++) {
+        const v = w[L0 + j]!;
+        this.lex[2 * j + side] = v;
+        if (v !== 0) this.lexOn = true;
+      }
+    }
+    if (this.lexOn) {
+      for (let j = 0; j < LEX_SLOTS; j++) maxLex = Math.max(maxLex, this.lex[2 * j + 1]!);
+      // An arc's None adds two lexical weights after its dense sum, in this order.
+      for (let i = 0; i < this.noneBound.length; i++)
+        this.noneBound[i] = this.noneBound[i]! + maxLex + maxLex;
+    }
   }
 
   /**
@@ -277,7 +374,7 @@ export class JointEventScorer {
    * bit is the direction), length len ≥ 1 and span signature sig: the sums of its five arc features,
    * always in the same order (0 for an absent event).
    */
-  private arcScores(hf: number, len: number, sig: number): void {
+  private arcScores(hf: number, len: number, sig: number, h: number, m: number): void {
     const l = (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
     const c = CLASS_OF_LEN[l]!;
     const p = this.pairs;
@@ -292,16 +389,39 @@ export class JointEventScorer {
     this.arc[0] = this.vineW !== null ? p[b]! + lens[lf]! + p[cf]! + p[sf]! + spanLens[sl]! : 0;
     this.arc[1] =
       this.noneW !== null ? p[b + 1]! + lens[lf + 1]! + p[cf + 1]! + p[sf + 1]! + spanLens[sl + 1]! : 0;
+    if (this.lexOn) {
+      // [HeadTag ModWord Dir] then [HeadWord ModTag Dir], added after the dense sums.
+      const S = this.tagCount;
+      const dir = hf & 1;
+      const tags = this.tags;
+      const words = this.words;
+      const a = 2 * (Math.imul(this.lexTW[dir * S + tags[h]!]! ^ words[m]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
+      const c = 2 * (Math.imul(this.lexWT[dir * S + tags[m]!]! ^ words[h]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
+      const lex = this.lex;
+      this.arc[0] = this.arc[0]! + lex[a]! + lex[c]!;
+      this.arc[1] = this.arc[1]! + lex[a + 1]! + lex[c + 1]!;
+    }
   }
 
   /**
    * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
-   * 0..n (0 = root), their span flags (`spanFlags`; 0 at the root) and the mask the pass receives
-   * (Root events only for tokens whose root arc it allows).
+   * 0..n (0 = root), their span flags (`spanFlags`; 0 at the root), the mask the pass receives
+   * (Root events only for tokens whose root arc it allows) and, for lexical weights, the word atoms
+   * of positions 0..n (`LexAtoms`).
    */
-  prepare(scores: Float64Array, tags: Int32Array, flags: Uint8Array, mask: ArcMask): void {
+  prepare(
+    scores: Float64Array,
+    tags: Int32Array,
+    flags: Uint8Array,
+    mask: ArcMask,
+    words: Int32Array | null = null,
+  ): void {
     const n = mask.n;
     this.n = n;
+    if (this.lexOn) {
+      if (words === null) throw new RangeError("JointEventScorer: lexical weights need the word atoms");
+      this.words = words;
+    }
     if (this.best.length < n + 1) {
       const cap = Math.max(n + 1, this.best.length * 2, 64);
       this.best = new Float64Array(cap);
@@ -440,7 +560,7 @@ export class JointEventScorer {
           v = root;
           if (track) e = (m === t1At ? t2At : t1At) * NUM_ROLES + ROLE.root;
         }
-        this.arcScores(((hBase + tags[m]!) << 1) | 0, m, sig);
+        this.arcScores(((hBase + tags[m]!) << 1) | 0, m, sig, h, m);
         if (hasVine && arc[0]! > v) {
           v = arc[0]!;
           e = EVENT_VINE;
@@ -476,7 +596,7 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        this.arcScores(((hBase + tags[m]!) << 1) | 1, d, sig);
+        this.arcScores(((hBase + tags[m]!) << 1) | 1, d, sig, h, m);
         if (hasVine && arc[0]! > v) {
           v = arc[0]!;
           e = EVENT_VINE;
@@ -513,7 +633,7 @@ export class JointEventScorer {
           v = run;
           e = runAt * NUM_ROLES + ROLE.root;
         }
-        this.arcScores((hBase + tags[m]!) << 1, d, sig);
+        this.arcScores((hBase + tags[m]!) << 1, d, sig, h, m);
         if (hasVine && arc[0]! > v) {
           v = arc[0]!;
           e = EVENT_VINE;
@@ -551,6 +671,12 @@ export class JointEventScorer {
     const hasVine = this.vineW !== null;
     const cross = this.crossRoot;
     const left = step < 0 ? 1 : 0;
+    const lexOn = this.lexOn;
+    const lex = this.lex;
+    const words = this.words;
+    const S = this.tagCount;
+    const tw = left * S;
+    const wordH = lexOn ? words[h]! : 0;
     // Region of d = 1, 2…5, > 5 for this side (see `REGION_DECISIONS`).
     const r0 = left === 1 ? 3 : 0;
     const hBase = tags[h]! * this.tagCount;
@@ -576,11 +702,22 @@ export class JointEventScorer {
         const cf = b + 2 + 2 * c;
         const sf = b + 2 * (1 + LEN_CLASSES) + 2 * sig;
         const sl = 2 * (((sig << 1) | left) * LEN_CLASSES + c);
-        const none = p[b + 1]! + lens[2 * l + 1]! + p[cf + 1]! + p[sf + 1]! + spanLens[sl + 1]!;
+        let none = p[b + 1]! + lens[2 * l + 1]! + p[cf + 1]! + p[sf + 1]! + spanLens[sl + 1]!;
+        let la = 0;
+        let lc = 0;
+        if (lexOn) {
+          // The lexical slots, added in `arcScores`' order.
+          la = 2 * (Math.imul(this.lexTW[tw + tags[h]!]! ^ words[m]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
+          lc = 2 * (Math.imul(this.lexWT[tw + tags[m]!]! ^ wordH, LEX_GOLDEN) >>> (32 - LEX_BITS));
+          none = none + lex[la + 1]! + lex[lc + 1]!;
+        }
         // max(token events, Vine) − None > bias iff one of them minus None is (subtraction is monotone).
         if (v - none > bias) bits[row + m] = 0;
-        else if (hasVine && p[b]! + lens[2 * l]! + p[cf]! + p[sf]! + spanLens[sl]! - none > bias)
-          bits[row + m] = 0;
+        else if (hasVine) {
+          let vine = p[b]! + lens[2 * l]! + p[cf]! + p[sf]! + spanLens[sl]!;
+          if (lexOn) vine = vine + lex[la]! + lex[lc]!;
+          if (vine - none > bias) bits[row + m] = 0;
+        }
       }
       sig |= flags[m]!;
       if (rs[m]! > run) run = rs[m]!;

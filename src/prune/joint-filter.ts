@@ -6,6 +6,8 @@ import {
   arcFeatureCount,
   JointEventScorer,
   LEN_BUCKETS,
+  LEX_BITS,
+  LexAtoms,
   LEN_CLASSES,
   SPAN_FLAGS,
   SPAN_SIGS,
@@ -46,7 +48,7 @@ export interface JointTrainInfo {
  * the 2010 linear filter (scored once per token by `TokenRoleFilter.scoreAll`, O(n)), an arc-level
  * Vine event and the rejection event None with features [HeadTag ModTag Dir] and Len (and, with
  * `pairLength`, their conjunction over length classes; with `span`, what lies between head and
- * modifier, see `SPAN_SIGS`). Arc h→m is
+ * modifier, see `SPAN_SIGS`; with `lexical`, two hashed word features, see `lexSlot`). Arc h→m is
  * removed iff its best event (see `joint-events.ts`) scores above score(None_{h→m}) + `bias`: one
  * comparison per arc, no allocation. Not reentrant.
  */
@@ -56,6 +58,7 @@ export class JointFilter implements ArcPruner {
   private readonly scorer: JointEventScorer;
   private flags: Uint8Array = new Uint8Array(64);
   private flagCache: Uint8Array = new Uint8Array(0);
+  private readonly atoms = new LexAtoms();
 
   constructor(
     /** The token-role subclassifiers (their thresholds are unused; their tag map also indexes arc features). */
@@ -72,9 +75,11 @@ export class JointFilter implements ArcPruner {
     readonly pairLength = true,
     /** Whether they have the span-signature features (`SPAN_SIGS`; filters trained before them do not). */
     readonly span = pairLength,
+    /** Whether they have the lexical features ([HeadTag ModWord Dir], [HeadWord ModTag Dir]; `lexSlot`). */
+    readonly lexical = false,
   ) {
     const S = roles.tagMap.size;
-    const A = arcFeatureCount(S, pairLength, span);
+    const A = arcFeatureCount(S, pairLength, span, lexical);
     if ((vine !== null && vine.length !== A) || (none !== null && none.length !== A))
       throw new RangeError(`JointFilter: Vine / None need ${A} arc weights`);
     // The scorer reads every arc feature; those a filter lacks weigh 0.
@@ -89,7 +94,16 @@ export class JointFilter implements ArcPruner {
 
   /** The same subclassifiers at another operating point. */
   withBias(bias: number, info: JointTrainInfo = this.info): JointFilter {
-    return new JointFilter(this.roles, this.vine, this.none, bias, info, this.pairLength, this.span);
+    return new JointFilter(
+      this.roles,
+      this.vine,
+      this.none,
+      bias,
+      info,
+      this.pairLength,
+      this.span,
+      this.lexical,
+    );
   }
 
   /** Whether the filter has a Vine event / a learned None. */
@@ -108,11 +122,16 @@ export class JointFilter implements ArcPruner {
     return this.flags;
   }
 
+  /** The word atoms of `input`'s tokens for the lexical features (null without them). */
+  private wordsOf(input: PruneInput): Int32Array | null {
+    return this.lexical ? this.atoms.fill(input.sentence, input.vocab.form) : null;
+  }
+
   /** Removes every arc whose best event beats its None event by more than the bias, in place. */
   prune(input: PruneInput, mask: ArcMask): void {
     const sc = this.roles.scoreAll(input);
     const ev = this.scorer;
-    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask);
+    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask, this.wordsOf(input));
     const n = mask.n;
     const bits = mask.bits;
     const bias = this.bias;
@@ -133,7 +152,7 @@ export class JointFilter implements ArcPruner {
   margins(input: PruneInput, mask: ArcMask, out: Float64Array): void {
     const sc = this.roles.scoreAll(input);
     const ev = this.scorer;
-    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask);
+    ev.prepare(sc, this.roles.features.tag, this.spanFlagsOf(input), mask, this.wordsOf(input));
     const n = mask.n;
     const size = mask.size;
     for (let h = 0; h <= n; h++) {
@@ -161,6 +180,7 @@ export class JointFilter implements ArcPruner {
         lenBuckets: LEN_BUCKETS,
         ...(this.pairLength ? { lenClasses: LEN_CLASSES } : {}),
         ...(this.span ? { spanSigs: SPAN_SIGS } : {}),
+        ...(this.lexical ? { lexBits: LEX_BITS } : {}),
         info: this.info,
       },
       arrays,
@@ -172,7 +192,8 @@ export class JointFilter implements ArcPruner {
     const i = this.info;
     const tm = this.roles.tagMap;
     const lines = [
-      `joint filter (Bergsma & Cherry 2011): 8 token-role subclassifiers${this.hasVine ? " + Vine" : ""}${this.hasNone ? " + None (dynamic threshold)" : ""}, ` +
+      `joint filter (Bergsma & Cherry 2011): 8 token-role subclassifiers${this.hasVine ? " + Vine" : ""}${this.hasNone ? " + None (dynamic threshold)" : ""}` +
+        `${this.lexical ? ", with lexical arc features" : ""}, ` +
         `an arc goes when its best event beats None by more than ${this.bias.toPrecision(4)}`,
     ];
     if (i.c1 !== undefined)
@@ -249,6 +270,7 @@ export class JointFilter implements ArcPruner {
       lenBuckets?: unknown;
       lenClasses?: unknown;
       spanSigs?: unknown;
+      lexBits?: unknown;
       info?: unknown;
     };
     if (meta.version !== JOINT_VERSION)
@@ -266,11 +288,14 @@ export class JointFilter implements ArcPruner {
     if (meta.spanSigs !== undefined && (meta.spanSigs !== SPAN_SIGS || !pairLength))
       throw bad("has a bad span-signature count");
     const span = meta.spanSigs !== undefined;
+    if (meta.lexBits !== undefined && (meta.lexBits !== LEX_BITS || !span))
+      throw bad("has a bad lexical-feature size");
+    const lexical = meta.lexBits !== undefined;
     if (typeof meta.bias !== "number" || !Number.isFinite(meta.bias)) throw bad("has a bad operating point");
     const part = unnestModel("roles", m, meta.roles, file, "joint filter token roles");
     if (part.kind !== LINEAR_KIND) throw bad("lacks its token-role subclassifiers");
     const roles = TokenRoleFilter.fromModelData(part, file);
-    const A = arcFeatureCount(roles.tagMap.size, pairLength, span);
+    const A = arcFeatureCount(roles.tagMap.size, pairLength, span, lexical);
     const arc = (name: string, present: unknown): Float32Array | null => {
       if (present !== true) return null;
       const a = m.arrays[name];
@@ -286,6 +311,7 @@ export class JointFilter implements ArcPruner {
       info,
       pairLength,
       span,
+      lexical,
     );
   }
 }

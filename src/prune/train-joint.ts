@@ -14,6 +14,8 @@ import {
   EVENT_VINE,
   JointEventScorer,
   LEN_BUCKETS,
+  LexAtoms,
+  lexSlot,
   pairLengthFeature,
   SPAN_SIGS,
   spanFeature,
@@ -51,6 +53,11 @@ export interface JointTrainOptions {
   pairLength?: boolean;
   /** Whether they also have the span-signature features (`SPAN_SIGS`; default `pairLength`, which they need). */
   span?: boolean;
+  /**
+   * Whether they also have the lexical features [HeadTag ModWord Dir] and [HeadWord ModTag Dir]
+   * (`lexSlot`; default false; they need `span`). Every arc then has its own feature row.
+   */
+  lexical?: boolean;
   /** Latent-SVM alternations (assign, train); the best on dev is kept (default 4). */
   alternations?: number;
   /** Dev coverage target (%) of prefix + filter: the operating point (default 99.7). */
@@ -199,13 +206,14 @@ function filterFromWeights(
   withNone: boolean,
   pairLength: boolean,
   span: boolean,
+  lexical: boolean,
   bias: number,
   info: JointTrainInfo,
 ): JointFilter {
   const D = 1 << bits;
   // Training lays out every arc feature; the filter keeps those it has (a prefix of the layout).
   const A = arcFeatureCount(tagMap.size);
-  const kept = arcFeatureCount(tagMap.size, pairLength, span);
+  const kept = arcFeatureCount(tagMap.size, pairLength, span, lexical);
   const weights = new Int16Array(NUM_ROLES << bits);
   const scales = new Float64Array(NUM_ROLES);
   for (let d = 0; d < NUM_ROLES; d++) {
@@ -225,7 +233,7 @@ function filterFromWeights(
   );
   const vine = withVine ? Float32Array.from(w.subarray(8 * D, 8 * D + kept)) : null;
   const none = withNone ? Float32Array.from(w.subarray(8 * D + A, 8 * D + A + kept)) : null;
-  return new JointFilter(roles, vine, none, bias, info, pairLength, span);
+  return new JointFilter(roles, vine, none, bias, info, pairLength, span, lexical);
 }
 
 /** Growable parallel arrays of constraints. */
@@ -285,6 +293,8 @@ export function trainJointFilter(
   const pairLength = opts.pairLength ?? true;
   const span = opts.span ?? pairLength;
   if (span && !pairLength) throw new RangeError("trainJointFilter: span features need the pair-length ones");
+  const lexical = opts.lexical ?? false;
+  if (lexical && !span) throw new RangeError("trainJointFilter: lexical features need the span ones");
   const alternations = opts.alternations ?? 4;
   const target = opts.coverage ?? 99.7;
   const crossRoot = opts.crossRoot ?? true;
@@ -319,6 +329,8 @@ export function trainJointFilter(
   sents.forEach((s, k) => (base[k + 1] = base[k]! + s.n + 1));
   const tagsAll = new Int32Array(base[sents.length]!);
   const flagsAll = new Uint8Array(base[sents.length]!);
+  const wordsAll = new Int32Array(lexical ? base[sents.length]! : 0);
+  const lexAtoms = new LexAtoms();
   let flagCache: Uint8Array = new Uint8Array(0);
   const masks: ArcMask[] = [];
   const initScores = new Float64Array(base[sents.length]! * NUM_ROLES);
@@ -329,6 +341,7 @@ export function trainJointFilter(
     for (let i = 1; i <= s.n; i++) rowsB.add(buf, null, fx.extract(i, buf));
     tagsAll.set(fx.tag.subarray(0, s.n + 1), base[k]!);
     flagCache = spanFlags(s.upos, s.n, vocab.upos.strings, flagCache, flagsAll.subarray(base[k]!));
+    if (lexical) wordsAll.set(lexAtoms.fill(s, vocab.form).subarray(0, s.n + 1), base[k]!);
     if (init !== null) {
       const sc = init.scoreAll(prefix.prepare(s, vocab));
       const o = base[k]! * NUM_ROLES;
@@ -341,18 +354,22 @@ export function trainJointFilter(
   });
   const tokenRows = rowsB.size;
   const sigs = span ? SPAN_SIGS : 1;
-  const idx = new Int32Array(5);
-  for (let p = 0; p < H; p++)
-    for (let l = 0; l < LEN_BUCKETS; l++)
-      for (let sig = 0; sig < sigs; sig++) {
-        idx[0] = p;
-        idx[1] = H + l;
-        idx[2] = pairLengthFeature(S, p, l + 1);
-        idx[3] = spanFeature(S, p, sig);
-        idx[4] = spanLengthFeature(S, sig, p & 1, l + 1);
-        rowsB.add(idx, null, span ? 5 : pairLength ? 3 : 2);
-      }
-  const x = rowsB.build();
+  const idx = new Int32Array(7);
+  /** Writes the dense arc features of (htd p, length len ≥ 1, span signature sig) into idx; returns how many. */
+  const denseArc = (p: number, len: number, sig: number): number => {
+    const l = (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1;
+    idx[0] = p;
+    idx[1] = H + l;
+    idx[2] = pairLengthFeature(S, p, l + 1);
+    idx[3] = spanFeature(S, p, sig);
+    idx[4] = spanLengthFeature(S, sig, p & 1, l + 1);
+    return span ? 5 : pairLength ? 3 : 2;
+  };
+  if (!lexical)
+    for (let p = 0; p < H; p++)
+      for (let l = 0; l < LEN_BUCKETS; l++)
+        for (let sig = 0; sig < sigs; sig++) rowsB.add(idx, null, denseArc(p, l + 1, sig));
+  const L0 = arcFeatureCount(S, true, true, false);
   const tokRow = (k: number, i: number) => base[k]! - k + i - 1;
   // The span signature of arc h→m of sentence k: the flags of the tokens strictly between.
   const sigOf = (k: number, h: number, m: number) => {
@@ -366,6 +383,34 @@ export function trainJointFilter(
     tokenRows + (htd * LEN_BUCKETS + (len < LEN_BUCKETS ? len : LEN_BUCKETS) - 1) * sigs + sig;
   const htdOf = (k: number, h: number, m: number) =>
     ((tagsAll[base[k]! + h]! * S + tagsAll[base[k]! + m]!) << 1) | (h < m ? 0 : 1);
+  /**
+   * The feature row of arc h→m of sentence k: with lexical features a row of its own (added now, so
+   * every arc row exists before the rows are built), else the shared row of its dense features.
+   */
+  const rowOfArc = (k: number, h: number, m: number): number => {
+    const htd = htdOf(k, h, m);
+    const len = Math.abs(h - m);
+    const sig = sigOf(k, h, m);
+    if (!lexical) return arcRow(htd, len, sig);
+    let c = denseArc(htd, len, sig);
+    const dir = htd & 1;
+    const b = base[k]!;
+    const a = L0 + lexSlot(false, dir, tagsAll[b + h]!, wordsAll[b + m]!);
+    const z = L0 + lexSlot(true, dir, tagsAll[b + m]!, wordsAll[b + h]!);
+    // Indices strictly increasing; two equal slots are one feature of value 2.
+    if (a === z) {
+      idx[c++] = a;
+      vals.fill(1, 0, c);
+      vals[c - 1] = 2;
+      rowsB.add(idx, vals, c);
+    } else {
+      idx[c++] = Math.min(a, z);
+      idx[c++] = Math.max(a, z);
+      rowsB.add(idx, null, c);
+    }
+    return rowsB.size - 1;
+  };
+  const vals = new Float32Array(7);
   // Placements: decision d's weights interleaved (f * 8 + d), then Vine, then None.
   const VINE = NUM_ROLES;
   const NONE = NUM_ROLES + 1;
@@ -378,7 +423,7 @@ export function trainJointFilter(
 
   // Arcs to keep: one constraint per event of Z_a (Vine ones merged per arc-feature row).
   const keep = new Constraints();
-  const vineKeep = new Float64Array(H * LEN_BUCKETS * sigs);
+  const vineKeep = new Float64Array(lexical ? 0 : H * LEN_BUCKETS * sigs);
   let goldArcs = 0;
   let filterArcs = 0;
   sents.forEach((s, k) => {
@@ -389,9 +434,7 @@ export function trainJointFilter(
       const h = s.head[m]!;
       if (mask.bits[h * size + m] === 0) continue;
       goldArcs++;
-      const htd = htdOf(k, h, m);
-      const len = Math.abs(h - m);
-      const row = arcRow(htd, len, sigOf(k, h, m));
+      const row = rowOfArc(k, h, m);
       const neg = withNone ? row : -1;
       if (h >= 1) keep.add(tokRow(k, h), ROLE.noHead, neg, c0);
       for (let d = 1; d < ROLE.root; d++)
@@ -404,7 +447,10 @@ export function trainJointFilter(
           (crossRoot && h >= 1 && Math.min(h, m) < j && j < Math.max(h, m));
         if (filters) keep.add(tokRow(k, j), ROLE.root, neg, c0);
       }
-      if (withVine) vineKeep[row - tokenRows]! += c0;
+      if (withVine) {
+        if (lexical) keep.add(row, VINE, withNone ? row : -1, c0);
+        else vineKeep[row - tokenRows]! += c0;
+      }
     }
     for (let h = 0; h <= n; h++)
       for (let m = 1; m <= n; m++) if (mask.bits[h * size + m] === 1 && s.head[m] !== h) filterArcs++;
@@ -431,11 +477,12 @@ export function trainJointFilter(
       for (let m = 1; m <= s.n; m++) {
         if (mask.bits[h * size + m] === 0 || s.head[m] === h || !keepFilter()) continue;
         if (F === fArc.length) break;
-        fArc[F] = arcRow(htdOf(k, h, m), Math.abs(h - m), sigOf(k, h, m));
+        fArc[F] = rowOfArc(k, h, m);
         fSent[F] = k;
         fCell[F++] = h * size + m;
       }
   });
+  const x = rowsB.build();
   const N = keep.size + F;
   const problem: DifferenceProblem = {
     x,
@@ -518,6 +565,7 @@ export function trainJointFilter(
           tagsAll.subarray(base[k]!, base[k]! + n + 1),
           flagsAll.subarray(base[k]!, base[k]! + n + 1),
           mask,
+          lexical ? wordsAll.subarray(base[k]!, base[k]! + n + 1) : null,
         );
         lastK = k;
         lastH = -1;
@@ -564,7 +612,19 @@ export function trainJointFilter(
     const objective = differencePrimalObjective(problem, w);
     // Operating point on dev.
     const info: JointTrainInfo = {};
-    const f0 = filterFromWeights(w, tagMap, bits, crossRoot, withVine, withNone, pairLength, span, 0, info);
+    const f0 = filterFromWeights(
+      w,
+      tagMap,
+      bits,
+      crossRoot,
+      withVine,
+      withNone,
+      pairLength,
+      span,
+      lexical,
+      0,
+      info,
+    );
     const dm = devMargins(f0, dev, vocab, prefix, devMasks);
     const op = operatingPoint(dm, target);
     const seconds = (performance.now() - t0) / 1000;

@@ -24,6 +24,7 @@ export const jointKind: FilterKind = {
     none: { type: "string" },
     "pair-length": { type: "string" },
     span: { type: "string" },
+    lexical: { type: "string" },
     alternations: { type: "string" },
     sample: { type: "string" },
     eps: { type: "string" },
@@ -39,6 +40,8 @@ export const jointKind: FilterKind = {
           --pair-length yes|no (Vine and None also get [HeadTag ModTag Dir LenClass] features; default yes)
           --span yes|no (and features of what lies between head and modifier: punctuation, a verb,
             a conjunction, by UPOS; default yes, needs --pair-length yes)
+          --lexical yes|no (and the hashed word features [HeadTag ModWord Dir], [HeadWord ModTag Dir];
+            default no, needs --span yes)
           --alternations N (latent SVM alternations, best on dev kept; default 6)
           --sample S (share of the arcs to filter used for training, default 1)
           --eps E (solver tolerance, default 0.1)  --max-iter N (solver passes per alternation, default 200)
@@ -92,6 +95,8 @@ export const jointKind: FilterKind = {
     const span = v.span === undefined ? pairLength : yesNo("span", v.span);
     if (span && !pairLength)
       throw new UsageError("filter train --kind joint: --span yes needs --pair-length yes");
+    const lexical = choiceOption("filter", "lexical", v.lexical, ["yes", "no"] as const, "no") === "yes";
+    if (lexical && !span) throw new UsageError("filter train --kind joint: --lexical yes needs --span yes");
     const r = trainJointFilter(ctx.train, ctx.dev, ctx.vocab, {
       init,
       initName,
@@ -103,6 +108,7 @@ export const jointKind: FilterKind = {
       none: yesNo("none", v.none),
       pairLength,
       span,
+      lexical,
       alternations: numberOption("filter", "alternations", v.alternations, 6, {
         integer: true,
         min: 1,
