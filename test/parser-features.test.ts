@@ -82,7 +82,7 @@ test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for ad
   assert.ok(a.every((i) => i >= 0 && i <= mask));
 });
 
-test("arc scorer: outward walk with incremental in-between tags equals per-arc extraction, masked or not", () => {
+test("arc scorer: outward walk with incremental in-between tags equals per-arc extraction, masked or not; exact with 16-bit weights", () => {
   const rng = new Rng(7);
   const tags: [string, string][] = [
     ["NOUN", "NN"],
@@ -95,12 +95,17 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
   ];
   const words = ["a", "dog", "barked", "loudly", "at", "the", "postman", "yesterday", "."];
   const bits = 12;
-  const weights = new Float32Array(1 << bits);
-  for (let i = 0; i < weights.length; i++) weights[i] = rng.next() - 0.5;
-  const scorer = new ArcScorer(weights);
+  const floats = new Float32Array(1 << bits);
+  for (let i = 0; i < floats.length; i++) floats[i] = rng.next() - 0.5;
+  // 16-bit weights (as parsers score with): each unigram sum covers all 16 direction/distance bins
+  // of a token at once, and integer sums must come out exactly as feature by feature.
+  const ints = Int16Array.from({ length: 1 << bits }, () => rng.int(65536) - 32768);
   const buf = new Int32Array(MAX_ARC_FEATURES);
-  for (let trial = 0; trial < 20; trial++) {
-    const n = 1 + rng.int(14);
+  for (let trial = 0; trial < 40; trial++) {
+    const weights = trial < 20 ? floats : ints;
+    const scale = trial < 20 ? 1 : 0.37;
+    const scorer = new ArcScorer(weights, scale);
+    const n = trial % 5 === 4 ? 25 + rng.int(10) : 1 + rng.int(14);
     const rows: [string, string, string][] = [];
     for (let i = 0; i < n; i++) rows.push([words[rng.int(words.length)]!, ...tags[rng.int(tags.length)]!]);
     const { x } = sentence(rows);
@@ -119,7 +124,8 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
         const k = arcFeatures(x, h, m, buf, weights.length - 1);
         let want = 0;
         for (let i = 0; i < k; i++) want += weights[buf[i]!]!;
-        assert.ok(Math.abs(got - want) < 1e-3, `arc ${h}→${m} of n=${n}: ${got} vs ${want}`);
+        if (weights === ints) assert.equal(got, want * scale, `arc ${h}→${m} of n=${n}`);
+        else assert.ok(Math.abs(got - want) < 1e-3, `arc ${h}→${m} of n=${n}: ${got} vs ${want}`);
       }
   }
 });

@@ -83,6 +83,11 @@ export class ArcScorer {
    * Fills `cache[i * 32 + di]` with the sum of the unigram weights of position i on one side of an arc
    * with direction/distance dd, unless the sentence already did. (Results go through typed arrays, not
    * return values: a double returned from a call the JIT does not inline is boxed in a heap number.)
+   * With integer weights, the first call for a position fills all its 16 direction/distance bins at
+   * once (`fillBins`): each conjoined index is its base index XOR the bin's key (`put`), in the base
+   * weight's cache line, so the other bins cost cache hits instead of a hashing and a miss each;
+   * integer sums are exact in any order, so the scores are the same. Float weights (training) keep
+   * the per-bin sums, in feature order.
    */
   private unigram(
     cache: Float64Array,
@@ -97,9 +102,12 @@ export class ArcScorer {
       const w = this.weights;
       const buf = this.buf;
       unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
-      let t = 0;
-      for (let j = 0; j < UNIGRAM_FEATURES; j++) t += w[buf[j]!]!;
-      cache[i * 32 + di] = t;
+      if (w instanceof Int16Array) fillBins(w, buf, cache, i * 32);
+      else {
+        let t = 0;
+        for (let j = 0; j < UNIGRAM_FEATURES; j++) t += w[buf[j]!]!;
+        cache[i * 32 + di] = t;
+      }
     }
   }
 
@@ -117,4 +125,21 @@ export class ArcScorer {
     for (let i = 0; i < k; i++) s += w[buf[i]!]!;
     out[at] = s * this.scale;
   }
+}
+
+/**
+ * Writes to cache[o + di], for every direction/distance bin di (1…8: head left, 17…24: head right),
+ * the sum of the unigram weights whose indices `unigramFeatures` wrote to buf (base indices at even
+ * places; a bin's conjoined index is its base index XOR di, in the same cache line).
+ */
+function fillBins(w: Int16Array, buf: Int32Array, cache: Float64Array, o: number): void {
+  let base = 0;
+  for (let j = 0; j < UNIGRAM_FEATURES; j += 2) base += w[buf[j]!]!;
+  for (let d = 0; d < 2; d++)
+    for (let bin = 1; bin <= 8; bin++) {
+      const b = (d << 4) | bin;
+      let t = base;
+      for (let j = 0; j < UNIGRAM_FEATURES; j += 2) t += w[buf[j]! ^ b]!;
+      cache[o + b] = t;
+    }
 }
