@@ -395,22 +395,12 @@ export function trainJointFilter(
     let c = denseArc(htd, len, sig);
     const dir = htd & 1;
     const b = base[k]!;
-    const a = L0 + lexSlot(false, dir, tagsAll[b + h]!, wordsAll[b + m]!);
-    const z = L0 + lexSlot(true, dir, tagsAll[b + m]!, wordsAll[b + h]!);
-    // Indices strictly increasing; two equal slots are one feature of value 2.
-    if (a === z) {
-      idx[c++] = a;
-      vals.fill(1, 0, c);
-      vals[c - 1] = 2;
-      rowsB.add(idx, vals, c);
-    } else {
-      idx[c++] = Math.min(a, z);
-      idx[c++] = Math.max(a, z);
-      rowsB.add(idx, null, c);
-    }
+    idx[c++] = L0 + lexSlot(false, dir, tagsAll[b + h]!, wordsAll[b + m]!);
+    idx[c++] = L0 + lexSlot(true, dir, tagsAll[b + m]!, wordsAll[b + h]!);
+    // The builder sorts the row and merges two equal slots into one feature of value 2.
+    rowsB.add(idx, null, c);
     return rowsB.size - 1;
   };
-  const vals = new Float32Array(7);
   // Placements: decision d's weights interleaved (f * 8 + d), then Vine, then None.
   const VINE = NUM_ROLES;
   const NONE = NUM_ROLES + 1;
