@@ -349,19 +349,16 @@ export class JointEventScorer {
         this.noneBound[2 * th + left] = mh + maxLen + mc + ms + msl;
       }
     const L0 = arcFeatureCount(S, true, true, false);
-    this.lex = new Float64Array(2 * LEX_SLOTS);
-    this.lexOn = false;
-    let maxLex = NEG;
-    for (let side = 0; side < 2; side++) {
-      const w = side === 0 ? vine : none;
-      if (w === null) continue;
-      for (let j = 0; j < LEX_SLOTS; j++) {
-        const v = w[L0 + j]!;
-        this.lex[2 * j + side] = v;
-        if (v !== 0) this.lexOn = true;
-      }
-    }
+    const hasLex = (w: Float64Array | null) => w !== null && w.subarray(L0).some((v) => v !== 0);
+    this.lexOn = hasLex(vine) || hasLex(none);
+    // The 1 MB table only for filters that have lexical weights.
+    this.lex = new Float64Array(this.lexOn ? 2 * LEX_SLOTS : 0);
     if (this.lexOn) {
+      for (let side = 0; side < 2; side++) {
+        const w = side === 0 ? vine : none;
+        if (w !== null) for (let j = 0; j < LEX_SLOTS; j++) this.lex[2 * j + side] = w[L0 + j]!;
+      }
+      let maxLex = NEG;
       for (let j = 0; j < LEX_SLOTS; j++) maxLex = Math.max(maxLex, this.lex[2 * j + 1]!);
       // An arc's None adds two lexical weights after its dense sum, in this order.
       for (let i = 0; i < this.noneBound.length; i++)
