@@ -21,7 +21,7 @@ import {
   SPAN_FLAGS,
   SPAN_SIGS,
   spanFeature,
-  spanFlags,
+  SpanFlagTable,
   spanLengthFeature,
 } from "../src/prune/joint-events.js";
 import { JointFilter } from "../src/prune/joint-filter.js";
@@ -147,16 +147,23 @@ test("lexical arc features: hand-worked slots of [HeadTag ModWord Dir] and [Head
     assert.deepEqual(atoms.fill(s, vocab.form).slice(0, s.n + 1), wordsOf(s));
 });
 
-test("span flags: punctuation 1, verb or auxiliary 2, coordinating conjunction 4, by UPOS; the cache grows", () => {
+test("span flags: punctuation 1, verb or auxiliary 2, coordinating conjunction 4, by UPOS; the table follows the vocabulary", () => {
   const strings = ["NOUN", "PUNCT", "VERB", "AUX", "CCONJ", "SCONJ"];
   const out = new Uint8Array(8);
-  let cache = spanFlags(Int32Array.of(0, 0, 1, 2, 3, 4, 5), 6, strings, new Uint8Array(0), out);
+  const table = new SpanFlagTable();
+  table.fill(Int32Array.of(0, 0, 1, 2, 3, 4, 5), 6, strings, out);
   assert.deepEqual(Array.from(out.subarray(0, 7)), [0, 0, 1, 2, 2, 4, 0]);
-  // A UPOS tag added to the vocabulary later is looked up, not read past the cache.
-  const more = [...strings, ...Array.from({ length: 40 }, (_, i) => `T${i}`), "PUNCT"];
-  cache = spanFlags(Int32Array.of(0, 46, 45), 2, more, cache, out);
+  // Tags the vocabulary learns later (a stream of sentences) are looked up, within the table's
+  // capacity as beyond it.
+  strings.push("CCONJ2", "PUNCT");
+  table.fill(Int32Array.of(0, 7, 6), 2, strings, out);
   assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 1, 0]);
-  assert.ok(cache.length >= more.length);
+  const more = [...strings, ...Array.from({ length: 40 }, (_, i) => `T${i}`), "CCONJ"];
+  table.fill(Int32Array.of(0, 48, 47), 2, more, out);
+  assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 4, 0]);
+  // Another vocabulary starts again.
+  table.fill(Int32Array.of(0, 0, 1), 2, ["VERB", "NOUN"], out);
+  assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 2, 0]);
 });
 
 /**

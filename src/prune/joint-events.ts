@@ -73,24 +73,38 @@ export const SPAN_SIGS = 8;
 export const SPAN_FLAGS: Readonly<Record<string, number>> = { PUNCT: 1, VERB: 2, AUX: 2, CCONJ: 4 };
 
 /**
- * Per token 1 … n of `sentence`, its span flag (out[0] = 0, the root); `cache` maps the UPOS ids of
- * `vocab` to flags and grows as the vocabulary does (pass the returned cache back in).
+ * Span flags per UPOS id of a vocabulary (`SPAN_FLAGS`), each computed once: the table follows the
+ * vocabulary as it grows (ids added since the last call are looked up, as when a stream of
+ * sentences brings new tags) and starts again for another vocabulary. Not reentrant.
  */
-export function spanFlags(
-  upos: Int32Array,
-  n: number,
-  strings: readonly string[],
-  cache: Uint8Array,
-  out: Uint8Array,
-): Uint8Array {
-  if (cache.length < strings.length) {
-    const grown = new Uint8Array(Math.max(strings.length, 2 * cache.length, 32));
-    for (let t = 0; t < strings.length; t++) grown[t] = SPAN_FLAGS[strings[t]!] ?? 0;
-    cache = grown;
+export class SpanFlagTable {
+  private cache = new Uint8Array(0);
+  private known = 0;
+  private boundTo: readonly string[] | null = null;
+
+  /**
+   * Writes the span flag of tokens 1 … n (their UPOS ids, of the vocabulary whose strings are
+   * `strings`) to out[1 … n], and 0 for the root to out[0]; returns out.
+   */
+  fill(upos: Int32Array, n: number, strings: readonly string[], out: Uint8Array): Uint8Array {
+    if (strings !== this.boundTo) {
+      this.boundTo = strings;
+      this.known = 0;
+    }
+    if (this.known < strings.length) {
+      if (this.cache.length < strings.length) {
+        const grown = new Uint8Array(Math.max(strings.length, 2 * this.cache.length, 32));
+        grown.set(this.cache.subarray(0, this.known));
+        this.cache = grown;
+      }
+      for (let t = this.known; t < strings.length; t++) this.cache[t] = SPAN_FLAGS[strings[t]!] ?? 0;
+      this.known = strings.length;
+    }
+    const cache = this.cache;
+    out[0] = 0;
+    for (let i = 1; i <= n; i++) out[i] = cache[upos[i]!]!;
+    return out;
   }
-  out[0] = 0;
-  for (let i = 1; i <= n; i++) out[i] = cache[upos[i]!]!;
-  return cache;
 }
 
 /** Index of the [HeadTag ModTag Dir SpanSig] feature of an arc (htd from `htdFeature`). */
@@ -402,7 +416,7 @@ export class JointEventScorer {
 
   /**
    * Reads a sentence: token scores (scores[t * 8 + d] for t = 1..n), the dense tags of positions
-   * 0..n (0 = root), their span flags (`spanFlags`; 0 at the root), the mask the pass receives
+   * 0..n (0 = root), their span flags (`SpanFlagTable`; 0 at the root), the mask the pass receives
    * (Root events only for tokens whose root arc it allows) and, for lexical weights, the word atoms
    * of positions 0..n (`LexAtoms`).
    */

@@ -11,7 +11,7 @@ import {
   LEN_CLASSES,
   SPAN_FLAGS,
   SPAN_SIGS,
-  spanFlags,
+  SpanFlagTable,
   spanLengthFeature,
 } from "./joint-events.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
@@ -57,7 +57,7 @@ export class JointFilter implements ArcPruner {
   readonly kind = JOINT_KIND;
   private readonly scorer: JointEventScorer;
   private flags: Uint8Array = new Uint8Array(64);
-  private flagCache: Uint8Array = new Uint8Array(0);
+  private readonly flagTable = new SpanFlagTable();
   private readonly atoms = new LexAtoms();
 
   constructor(
@@ -118,8 +118,7 @@ export class JointFilter implements ArcPruner {
   private spanFlagsOf(input: PruneInput): Uint8Array {
     const s = input.sentence;
     if (this.flags.length < s.n + 1) this.flags = new Uint8Array(Math.max(s.n + 1, 2 * this.flags.length));
-    this.flagCache = spanFlags(s.upos, s.n, input.vocab.upos.strings, this.flagCache, this.flags);
-    return this.flags;
+    return this.flagTable.fill(s.upos, s.n, input.vocab.upos.strings, this.flags);
   }
 
   /** The word atoms of `input`'s tokens for the lexical features (null without them). */

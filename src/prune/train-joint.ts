@@ -19,7 +19,7 @@ import {
   pairLengthFeature,
   SPAN_SIGS,
   spanFeature,
-  spanFlags,
+  SpanFlagTable,
   spanLengthFeature,
 } from "./joint-events.js";
 import { JointFilter, type JointTrainInfo } from "./joint-filter.js";
@@ -331,7 +331,7 @@ export function trainJointFilter(
   const flagsAll = new Uint8Array(base[sents.length]!);
   const wordsAll = new Int32Array(lexical ? base[sents.length]! : 0);
   const lexAtoms = new LexAtoms();
-  let flagCache: Uint8Array = new Uint8Array(0);
+  const flagTable = new SpanFlagTable();
   const masks: ArcMask[] = [];
   const initScores = new Float64Array(base[sents.length]! * NUM_ROLES);
   sents.forEach((s, k) => {
@@ -340,7 +340,7 @@ export function trainJointFilter(
     fx.prepare(input);
     for (let i = 1; i <= s.n; i++) rowsB.add(buf, null, fx.extract(i, buf));
     tagsAll.set(fx.tag.subarray(0, s.n + 1), base[k]!);
-    flagCache = spanFlags(s.upos, s.n, vocab.upos.strings, flagCache, flagsAll.subarray(base[k]!));
+    flagTable.fill(s.upos, s.n, vocab.upos.strings, flagsAll.subarray(base[k]!));
     if (lexical) wordsAll.set(lexAtoms.fill(s, vocab.form).subarray(0, s.n + 1), base[k]!);
     if (init !== null) {
       const sc = init.scoreAll(prefix.prepare(s, vocab));
