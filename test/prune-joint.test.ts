@@ -24,7 +24,7 @@ import {
   SpanFlagTable,
   spanLengthFeature,
 } from "../src/prune/joint-events.js";
-import { JointFilter } from "../src/prune/joint-filter.js";
+import { JointFilter, type JointTrainInfo } from "../src/prune/joint-filter.js";
 import { cascadeFromModelData, cascadeModelData } from "../src/prune/load-pruner.js";
 import { TagMap } from "../src/prune/tag-map.js";
 import { NUM_ROLES, ROLE, roleHi, roleLo } from "../src/prune/token-role-decisions.js";
@@ -79,6 +79,31 @@ function randomArcWeights(
   return Float32Array.from(
     { length: arcFeatureCount(S, pairLength, span, lexical) },
     () => (rng.next() * 2 - 1) * scale,
+  );
+}
+
+/**
+ * A joint filter with random token roles and, as `kind` says ([Vine, None, pair-length, span,
+ * lexical]), random Vine weights (spread `vineScale`) and None weights (spread 1).
+ */
+function randomFilter(
+  rng: Rng,
+  crossRoot: boolean,
+  kind: readonly [boolean, boolean, boolean, boolean, boolean],
+  vineScale: number,
+  bias: number,
+  info: JointTrainInfo = {},
+): JointFilter {
+  const [withVine, withNone, pairLength, span, lexical] = kind;
+  return new JointFilter(
+    randomRoles(rng, crossRoot),
+    withVine ? randomArcWeights(rng, vineScale, pairLength, span, lexical) : null,
+    withNone ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
+    bias,
+    info,
+    pairLength,
+    span,
+    lexical,
   );
 }
 
@@ -148,21 +173,28 @@ test("lexical arc features: hand-worked slots of [HeadTag ModWord Dir] and [Head
 });
 
 test("span flags: punctuation 1, verb or auxiliary 2, coordinating conjunction 4, by UPOS; the table follows the vocabulary", () => {
+  // A vocabulary as the table reads it: its strings by id, and their number as it grows.
+  const vocabOf = (strings: string[]) => ({
+    strings,
+    get size() {
+      return strings.length;
+    },
+  });
   const strings = ["NOUN", "PUNCT", "VERB", "AUX", "CCONJ", "SCONJ"];
+  const tags = vocabOf(strings);
   const out = new Uint8Array(8);
   const table = new SpanFlagTable();
-  table.fill(Int32Array.of(0, 0, 1, 2, 3, 4, 5), 6, strings, out);
+  table.fill(Int32Array.of(0, 0, 1, 2, 3, 4, 5), 6, tags, out);
   assert.deepEqual(Array.from(out.subarray(0, 7)), [0, 0, 1, 2, 2, 4, 0]);
-  // Tags the vocabulary learns later (a stream of sentences) are looked up, within the table's
-  // capacity as beyond it.
+  // Tags the vocabulary learns later (a stream of sentences) are looked up.
   strings.push("CCONJ2", "PUNCT");
-  table.fill(Int32Array.of(0, 7, 6), 2, strings, out);
+  table.fill(Int32Array.of(0, 7, 6), 2, tags, out);
   assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 1, 0]);
+  // Other vocabularies start again, a large one and a small one.
   const more = [...strings, ...Array.from({ length: 40 }, (_, i) => `T${i}`), "CCONJ"];
-  table.fill(Int32Array.of(0, 48, 47), 2, more, out);
+  table.fill(Int32Array.of(0, 48, 47), 2, vocabOf(more), out);
   assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 4, 0]);
-  // Another vocabulary starts again.
-  table.fill(Int32Array.of(0, 0, 1), 2, ["VERB", "NOUN"], out);
+  table.fill(Int32Array.of(0, 0, 1), 2, vocabOf(["VERB", "NOUN"]), out);
   assert.deepEqual(Array.from(out.subarray(0, 3)), [0, 2, 0]);
 });
 
@@ -303,16 +335,7 @@ test("joint filter: prunes exactly the arcs of the decision rule, only removes, 
       [true, false, true, true, true],
       [false, false, true, true, false],
     ] as const) {
-      const f0 = new JointFilter(
-        randomRoles(rng, crossRoot),
-        withVine ? randomArcWeights(rng, 1.5, pairLength, span, lexical) : null,
-        withNone ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
-        0.8,
-        {},
-        pairLength,
-        span,
-        lexical,
-      );
+      const f0 = randomFilter(rng, crossRoot, [withVine, withNone, pairLength, span, lexical], 1.5, 0.8);
       let removed = 0;
       let total = 0;
       // A low bias lets No-Head clear whole sides of a head without scoring their arcs (the None
@@ -348,16 +371,15 @@ test("joint filter survives a model-file round trip (weights, bias, flags, info)
     [true, true, false, false, false],
     [false, false, true, true, false],
   ] as const) {
-    const f = new JointFilter(
-      randomRoles(rng, true),
-      withVine ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
-      withNone ? randomArcWeights(rng, 1, pairLength, span, lexical) : null,
-      0.25,
-      { c1: 0.1, c0: 1, alternations: 3, chosen: 2, coverage: 99.5, reduction: 70, target: 99.5 },
-      pairLength,
-      span,
-      lexical,
-    );
+    const f = randomFilter(rng, true, [withVine, withNone, pairLength, span, lexical], 1, 0.25, {
+      c1: 0.1,
+      c0: 1,
+      alternations: 3,
+      chosen: 2,
+      coverage: 99.5,
+      reduction: 70,
+      target: 99.5,
+    });
     const back = cascadeFromModelData(
       decodeModel(encodeModel(cascadeModelData(new PruningCascade([f])))),
       "x",

@@ -46,6 +46,9 @@ export function suffixAtom(form: string): number {
   return hashString("\u0005" + suffixOf(form));
 }
 
+/** What a `FormTable` reads of a vocabulary: its strings by id, and how many there are. */
+export type VocabStrings = Pick<Vocab, "size" | "strings">;
+
 /**
  * A table of `width` integers per form id of one vocabulary, computed once per distinct form by
  * `compute(form, out, at)` and extended as the vocabulary grows (rebuilt when a different vocabulary
@@ -55,7 +58,7 @@ export class FormTable {
   /** table[id * width + j]: the j-th value of form id. */
   table = new Int32Array(0);
   private known = 0;
-  private boundTo: Vocab | null = null;
+  private boundTo: VocabStrings | null = null;
 
   constructor(
     /** Values per form. */
@@ -65,7 +68,7 @@ export class FormTable {
   ) {}
 
   /** Makes sure every form of `v` has its values (call before reading `table`). */
-  bind(v: Vocab): void {
+  bind(v: VocabStrings): void {
     if (v !== this.boundTo) {
       this.boundTo = v;
       this.known = 0;

@@ -3,7 +3,7 @@ import type { Vocab } from "../corpus/vocab.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import { finish, mix } from "../util/hash.js";
 import { distanceBucket } from "./arc-filter-features.js";
-import { FormTable, wordAtom } from "./form-atoms.js";
+import { FormTable, type VocabStrings, wordAtom } from "./form-atoms.js";
 import { NUM_ROLES, ROLE } from "./token-role-decisions.js";
 
 /**
@@ -78,31 +78,17 @@ export const SPAN_FLAGS: Readonly<Record<string, number>> = { PUNCT: 1, VERB: 2,
  * sentences brings new tags) and starts again for another vocabulary. Not reentrant.
  */
 export class SpanFlagTable {
-  private cache = new Uint8Array(0);
-  private known = 0;
-  private boundTo: readonly string[] | null = null;
+  private readonly flags = new FormTable(1, (tag, out, at) => (out[at] = SPAN_FLAGS[tag] ?? 0));
 
   /**
-   * Writes the span flag of tokens 1 … n (their UPOS ids, of the vocabulary whose strings are
-   * `strings`) to out[1 … n], and 0 for the root to out[0]; returns out.
+   * Writes the span flag of tokens 1 … n (their ids in the UPOS vocabulary `tags`) to out[1 … n],
+   * and 0 for the root to out[0]; returns out.
    */
-  fill(upos: Int32Array, n: number, strings: readonly string[], out: Uint8Array): Uint8Array {
-    if (strings !== this.boundTo) {
-      this.boundTo = strings;
-      this.known = 0;
-    }
-    if (this.known < strings.length) {
-      if (this.cache.length < strings.length) {
-        const grown = new Uint8Array(Math.max(strings.length, 2 * this.cache.length, 32));
-        grown.set(this.cache.subarray(0, this.known));
-        this.cache = grown;
-      }
-      for (let t = this.known; t < strings.length; t++) this.cache[t] = SPAN_FLAGS[strings[t]!] ?? 0;
-      this.known = strings.length;
-    }
-    const cache = this.cache;
+  fill(upos: Int32Array, n: number, tags: VocabStrings, out: Uint8Array): Uint8Array {
+    this.flags.bind(tags);
+    const table = this.flags.table;
     out[0] = 0;
-    for (let i = 1; i <= n; i++) out[i] = cache[upos[i]!]!;
+    for (let i = 1; i <= n; i++) out[i] = table[upos[i]!]!;
     return out;
   }
 }
@@ -156,6 +142,11 @@ function lexBase(seed: number, dir: number, tag: number): number {
   return finish(mix(mix(seed, dir), tag));
 }
 
+/** The slot of a `lexBase` hash conjoined with a word atom. */
+function slotOf(base: number, word: number): number {
+  return Math.imul(base ^ word, LEX_GOLDEN) >>> (32 - LEX_BITS);
+}
+
 /**
  * Slot (0 … LEX_SLOTS − 1) of the lexical arc feature [HeadTag ModWord Dir] (`headSide` false) or
  * [HeadWord ModTag Dir] (true): the other end's tag, dir (0: head left of the modifier) and the
@@ -163,9 +154,7 @@ function lexBase(seed: number, dir: number, tag: number): number {
  * `arcFeatureCount(S, true, true, false)` + slot.
  */
 export function lexSlot(headSide: boolean, dir: number, tag: number, word: number): number {
-  return (
-    Math.imul(lexBase(headSide ? LEX_SEED_WT : LEX_SEED_TW, dir, tag) ^ word, LEX_GOLDEN) >>> (32 - LEX_BITS)
-  );
+  return slotOf(lexBase(headSide ? LEX_SEED_WT : LEX_SEED_TW, dir, tag), word);
 }
 
 /** Lexical word atoms of a sentence's positions (`wordAtom` of the form; "<root>" at 0), cached per form. */
@@ -292,11 +281,6 @@ export class JointEventScorer {
     this.setWeights(vine, none);
   }
 
-  /** Whether the scorer reads the lexical features (some lexical weight is non-zero). */
-  get lexical(): boolean {
-    return this.lexOn;
-  }
-
   /** The Vine weights (null: no Vine event). */
   get vine(): Float64Array | null {
     return this.vineW;
@@ -406,8 +390,8 @@ export class JointEventScorer {
       const dir = hf & 1;
       const tags = this.tags;
       const words = this.words;
-      const a = 2 * (Math.imul(this.lexTW[dir * S + tags[h]!]! ^ words[m]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
-      const c = 2 * (Math.imul(this.lexWT[dir * S + tags[m]!]! ^ words[h]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
+      const a = 2 * slotOf(this.lexTW[dir * S + tags[h]!]!, words[m]!);
+      const c = 2 * slotOf(this.lexWT[dir * S + tags[m]!]!, words[h]!);
       const lex = this.lex;
       this.arc[0] = this.arc[0]! + lex[a]! + lex[c]!;
       this.arc[1] = this.arc[1]! + lex[a + 1]! + lex[c + 1]!;
@@ -718,8 +702,8 @@ export class JointEventScorer {
         let lc = 0;
         if (lexOn) {
           // The lexical slots, added in `arcScores`' order.
-          la = 2 * (Math.imul(this.lexTW[tw + tags[h]!]! ^ words[m]!, LEX_GOLDEN) >>> (32 - LEX_BITS));
-          lc = 2 * (Math.imul(this.lexWT[tw + tags[m]!]! ^ wordH, LEX_GOLDEN) >>> (32 - LEX_BITS));
+          la = 2 * slotOf(this.lexTW[tw + tags[h]!]!, words[m]!);
+          lc = 2 * slotOf(this.lexWT[tw + tags[m]!]!, wordH);
           none = none + lex[la + 1]! + lex[lc + 1]!;
         }
         // max(token events, Vine) − None > bias iff one of them minus None is (subtraction is monotone).

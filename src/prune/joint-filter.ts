@@ -118,7 +118,7 @@ export class JointFilter implements ArcPruner {
   private spanFlagsOf(input: PruneInput): Uint8Array {
     const s = input.sentence;
     if (this.flags.length < s.n + 1) this.flags = new Uint8Array(Math.max(s.n + 1, 2 * this.flags.length));
-    return this.flagTable.fill(s.upos, s.n, input.vocab.upos.strings, this.flags);
+    return this.flagTable.fill(s.upos, s.n, input.vocab.upos, this.flags);
   }
 
   /** The word atoms of `input`'s tokens for the lexical features (null without them). */

@@ -340,7 +340,7 @@ export function trainJointFilter(
     fx.prepare(input);
     for (let i = 1; i <= s.n; i++) rowsB.add(buf, null, fx.extract(i, buf));
     tagsAll.set(fx.tag.subarray(0, s.n + 1), base[k]!);
-    flagTable.fill(s.upos, s.n, vocab.upos.strings, flagsAll.subarray(base[k]!));
+    flagTable.fill(s.upos, s.n, vocab.upos, flagsAll.subarray(base[k]!));
     if (lexical) wordsAll.set(lexAtoms.fill(s, vocab.form).subarray(0, s.n + 1), base[k]!);
     if (init !== null) {
       const sc = init.scoreAll(prefix.prepare(s, vocab));
