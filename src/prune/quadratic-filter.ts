@@ -7,14 +7,19 @@ import {
   DEFAULT_DIST_SCALE,
   MAX_COARSE_TAGS,
 } from "./arc-filter-features.js";
+import { ArcMlp } from "./arc-mlp.js";
 import { int16TableFromModel } from "./pass-weights.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 
 /** Model-file kind of the quadratic arc filter. */
 export const QUADRATIC_KIND = "quadratic";
-/** Version of its layout (3: the weight table as scored; 2 added the coarse tags, with non-zero weights delta-coded as in 1; version 1 files load as Table 3 filters). */
-export const QUADRATIC_VERSION = 3;
+/**
+ * Version of its layout (4: an optional arc network beside the linear weights; 3: the weight table
+ * as scored; 2 added the coarse tags, with non-zero weights delta-coded as in 1; version 1 files load
+ * as Table 3 filters).
+ */
+export const QUADRATIC_VERSION = 4;
 
 /** What training recorded about the quadratic filter (for `filter show`; not needed to prune). */
 export interface QuadraticInfo {
@@ -26,12 +31,24 @@ export interface QuadraticInfo {
   reduction?: number;
   /** The most important features: name and weight, strongest for filtering first. */
   top?: [string, number][];
+  /** With an arc network: the weight's factor λ (of the ratio of the two scores' spreads on dev), and the linear part's dev reduction (%) alone at the same coverage. */
+  networkLambda?: number;
+  linearReduction?: number;
+}
+
+/** The quadratic filter's optional non-linear term: an arc network and the weight of its output. */
+export interface ArcNetworkTerm {
+  net: ArcMlp;
+  /** Factor of the network's output in the arc score. */
+  weight: number;
 }
 
 /**
  * The quadratic-time arc filter of Bergsma & Cherry (2010, §4.4): one linear classifier scores every
  * arc the incoming mask still allows (Table 3 features, O(1) per arc; with a coarse tag map also the
- * coarse templates, O(coarse tags) per arc) and removes the arcs scoring above its threshold. Weights are 16-bit integers with one scale. Not reentrant.
+ * coarse templates, O(coarse tags) per arc) and removes the arcs scoring above its threshold. Weights are 16-bit integers with one scale.
+ * Beyond the paper, the score may add a small arc network's output (`ArcMlp`, O(hidden units) per
+ * arc), times a weight chosen on dev. Not reentrant.
  */
 export class QuadraticFilter implements ArcPruner {
   /** Always "quadratic". */
@@ -40,6 +57,8 @@ export class QuadraticFilter implements ArcPruner {
   readonly features: ArcFilterFeatures;
   /** Arcs scored by the last `prune` (the arcs that reached this pass). */
   scored = 0;
+  /** The network's outputs of the current sentence's arcs (grown as needed). */
+  private netOut = new Float64Array(0);
 
   constructor(
     /** The filter's tag map. */
@@ -58,6 +77,8 @@ export class QuadraticFilter implements ArcPruner {
     readonly info: QuadraticInfo = {},
     /** Coarse tags (UPOS) of the coarse templates; null: the Table 3 features only. */
     readonly coarseMap: TagMap | null = null,
+    /** The arc network's term, or null (the linear classifier alone, as in the paper). */
+    readonly network: ArcNetworkTerm | null = null,
   ) {
     this.features = new ArcFilterFeatures(tagMap, bits, distScale, coarseMap);
     if (weights.length !== this.features.dim)
@@ -67,7 +88,11 @@ export class QuadraticFilter implements ArcPruner {
   }
 
   /** The same weights with another threshold. */
-  withThreshold(threshold: number, info: QuadraticInfo = this.info): QuadraticFilter {
+  withThreshold(
+    threshold: number,
+    info: QuadraticInfo = this.info,
+    network: ArcNetworkTerm | null = this.network,
+  ): QuadraticFilter {
     return new QuadraticFilter(
       this.tagMap,
       this.bits,
@@ -77,27 +102,46 @@ export class QuadraticFilter implements ArcPruner {
       this.distScale,
       info,
       this.coarseMap,
+      network,
     );
   }
 
-  /** Score of arc h→m of the last prepared sentence (higher: more surely not an arc). */
+  /** Linear score of arc h→m of the last prepared sentence (higher: more surely not an arc). */
   score(h: number, m: number): number {
     return this.features.scoreArc(h, m, this.weights) * this.scale;
   }
 
   /**
-   * Calls `visit(h, m, score)` for every arc `mask` allows in `input`'s sentence (for tuning
-   * thresholds; the callback must not change the mask).
+   * Calls `visit(h, m, linear, network)` for every arc `mask` allows in `input`'s sentence: the
+   * linear score and the network's output (0 without a network), unweighted; the filter's score is
+   * linear + weight · network (for tuning thresholds; the callback must not change the mask).
    */
-  scoreArcs(input: PruneInput, mask: ArcMask, visit: (h: number, m: number, score: number) => void): void {
+  scoreArcs(
+    input: PruneInput,
+    mask: ArcMask,
+    visit: (h: number, m: number, linear: number, network: number) => void,
+  ): void {
     this.features.prepare(input);
     const n = mask.n;
     const size = mask.size;
     const bits = mask.bits;
+    const z = this.networkOutputs(input, mask);
     for (let h = 0; h <= n; h++) {
       const row = h * size;
-      for (let m = 1; m <= n; m++) if (bits[row + m] === 1) visit(h, m, this.score(h, m));
+      for (let m = 1; m <= n; m++)
+        if (bits[row + m] === 1) visit(h, m, this.score(h, m), z === null ? 0 : z[row + m]!);
     }
+  }
+
+  /** The network's output for every arc `mask` allows, at [h * size + m] (null without a network). */
+  private networkOutputs(input: PruneInput, mask: ArcMask): Float64Array | null {
+    if (this.network === null) return null;
+    const net = this.network.net;
+    net.prepare(input.sentence, input.vocab, false);
+    const size = mask.size;
+    if (this.netOut.length < size * size) this.netOut = new Float64Array(size * size * 2);
+    net.scoreMasked(mask.bits, size, this.netOut);
+    return this.netOut;
   }
 
   /** Removes every allowed arc whose score exceeds the threshold, in place. */
@@ -111,12 +155,26 @@ export class QuadraticFilter implements ArcPruner {
     const w = this.weights;
     const q = this.scale;
     let scored = 0;
-    for (let h = 0; h <= n; h++) {
-      const row = h * size;
-      for (let m = 1; m <= n; m++) {
-        if (bits[row + m] === 0) continue;
-        scored++;
-        if (fx.scoreArc(h, m, w) * q > thr) bits[row + m] = 0;
+    const term = this.network;
+    if (term === null) {
+      for (let h = 0; h <= n; h++) {
+        const row = h * size;
+        for (let m = 1; m <= n; m++) {
+          if (bits[row + m] === 0) continue;
+          scored++;
+          if (fx.scoreArc(h, m, w) * q > thr) bits[row + m] = 0;
+        }
+      }
+    } else {
+      const mu = term.weight;
+      const z = this.networkOutputs(input, mask)!;
+      for (let h = 0; h <= n; h++) {
+        const row = h * size;
+        for (let m = 1; m <= n; m++) {
+          if (bits[row + m] === 0) continue;
+          scored++;
+          if (fx.scoreArc(h, m, w) * q + mu * z[row + m]! > thr) bits[row + m] = 0;
+        }
       }
     }
     this.scored = scored;
@@ -128,6 +186,13 @@ export class QuadraticFilter implements ArcPruner {
    * copies nothing; versions 1 and 2 stored the non-zero entries delta-coded).
    */
   toModelData(): ModelData {
+    const arrays: ModelData["arrays"] = { weights: this.weights };
+    let network: Record<string, unknown> | null = null;
+    if (this.network !== null) {
+      const parts = this.network.net.toParts();
+      network = { ...parts.meta, weight: this.network.weight };
+      Object.assign(arrays, parts.arrays);
+    }
     return {
       kind: QUADRATIC_KIND,
       meta: {
@@ -139,9 +204,10 @@ export class QuadraticFilter implements ArcPruner {
         threshold: Number.isFinite(this.threshold) ? this.threshold : null,
         distScale: this.distScale,
         coarse: this.coarseMap === null ? null : { column: this.coarseMap.column, tags: this.coarseMap.tags },
+        network,
         ...this.info,
       },
-      arrays: { weights: this.weights },
+      arrays,
     };
   }
 
@@ -160,6 +226,18 @@ export class QuadraticFilter implements ArcPruner {
         (inf.c1 !== undefined ? `; C1 ${inf.c1} C2 ${inf.c2}` : "") +
         (inf.coverage !== undefined ? `; dev: coverage ${inf.coverage}%, reduction ${inf.reduction}%` : ""),
     ];
+    const term = this.network;
+    if (term !== null) {
+      const net = term.net;
+      lines.push(
+        `score = linear score + ${term.weight.toPrecision(4)} × an arc network's output (beyond the paper): ` +
+          `${net.hidden} rectified hidden units over tag, coarse tag, neighbour tag and word embeddings of ` +
+          `head and modifier, length and the coarse tags between (${net.words.length} words)` +
+          (inf.linearReduction !== undefined
+            ? `; dev reduction of the linear score alone at the same coverage: ${inf.linearReduction}%`
+            : ""),
+      );
+    }
     if (inf.top !== undefined && inf.top.length > 0) {
       lines.push("strongest features (positive: evidence against the arc):");
       for (const [name, weight] of inf.top) lines.push(`    ${weight.toFixed(3).padStart(8)}  ${name}`);
@@ -178,8 +256,9 @@ export class QuadraticFilter implements ArcPruner {
       threshold?: number | null;
       distScale?: number;
       coarse?: { column?: unknown; tags?: unknown } | null;
+      network?: ({ weight?: unknown } & Record<string, unknown>) | null;
     } & QuadraticInfo;
-    if (meta.version !== QUADRATIC_VERSION && meta.version !== 1 && meta.version !== 2)
+    if (meta.version !== QUADRATIC_VERSION && meta.version !== 1 && meta.version !== 2 && meta.version !== 3)
       throw new VineparseError(
         "model-version",
         `quadratic filter version ${meta.version} is not supported`,
@@ -209,17 +288,28 @@ export class QuadraticFilter implements ArcPruner {
     const coarseMap =
       coarse === null ? null : new TagMap(coarse.tags as string[], coarse.column as TagColumn);
     const size = (1 << bits) + coarseWeightCount(coarseMap);
-    const weights = int16TableFromModel(m.arrays, size, meta.version === QUADRATIC_VERSION, bad);
-    const { c1, c2, coverage, reduction, top } = meta;
+    const weights = int16TableFromModel(m.arrays, size, meta.version >= 3, bad);
+    const tagMap = new TagMap(meta.tags as string[], meta.column as TagColumn);
+    let network: ArcNetworkTerm | null = null;
+    if (meta.version === QUADRATIC_VERSION && meta.network !== undefined && meta.network !== null) {
+      const weight = meta.network.weight;
+      if (typeof weight !== "number" || !Number.isFinite(weight)) throw bad("has a bad network weight");
+      const net = ArcMlp.fromParts(meta.network, m.arrays, tagMap, coarseMap ?? tagMap, (what) =>
+        bad(`network ${what}`),
+      );
+      network = { net, weight };
+    }
+    const { c1, c2, coverage, reduction, top, networkLambda, linearReduction } = meta;
     return new QuadraticFilter(
-      new TagMap(meta.tags as string[], meta.column as TagColumn),
+      tagMap,
       bits,
       weights,
       meta.scale,
       meta.threshold === null ? Number.POSITIVE_INFINITY : meta.threshold,
       meta.distScale,
-      { c1, c2, coverage, reduction, top },
+      { c1, c2, coverage, reduction, top, networkLambda, linearReduction },
       coarseMap,
+      network,
     );
   }
 }

@@ -1,12 +1,14 @@
 import type { Sentence } from "../corpus/sentence.js";
+import type { ArcMask } from "../mask/arc-mask.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { round } from "../eval/percent.js";
 import { ArcFilterFeatures, DEFAULT_DIST_SCALE, MAX_ARC_FILTER_FEATURES } from "./arc-filter-features.js";
 import { PruningCascade } from "./cascade.js";
 import { cascadeMasks, maskTotals } from "./cascade-masks.js";
 import { type FilterCosts, type FilterLearner, learnAll } from "./filter-learner.js";
-import { QuadraticFilter } from "./quadratic-filter.js";
+import { type ArcNetworkTerm, QuadraticFilter } from "./quadratic-filter.js";
 import { SparseRowsBuilder } from "./sparse-rows.js";
+import { type ArcMlpTrainOptions, trainArcMlp } from "./train-arc-mlp.js";
 import { TagMap, type TagColumn } from "./tag-map.js";
 import { Rng } from "../util/rng.js";
 
@@ -50,6 +52,13 @@ export interface QuadraticTrainOptions {
   sample?: number;
   /** Features listed in `filter show` (default 12). */
   topFeatures?: number;
+  /**
+   * The arc network added to the linear score (beyond the paper; see `ArcMlp`): its training
+   * options, or false for the linear classifier alone (default: a network with the defaults of
+   * `trainArcMlp`). Its weight is chosen on dev among `NETWORK_LAMBDAS`; λ = 0 (no network) stays
+   * a candidate, so the network is only kept when it prunes more on dev.
+   */
+  network?: ArcMlpTrainOptions | false;
   /** Progress output. */
   log?: (line: string) => void;
 }
@@ -68,6 +77,26 @@ export interface QuadraticSetting extends FilterCosts {
   curve: { coverage: number; reduction: number }[];
 }
 
+/** Candidate factors λ of the network's weight: μ = λ · (spread of linear scores / spread of network outputs) on dev. */
+export const NETWORK_LAMBDAS: readonly number[] = [0.25, 0.5, 0.7, 1, 1.4, 2];
+
+/** How the arc network did on dev (`QuadraticTrainResult.network`). */
+export interface NetworkSetting {
+  /** The chosen λ (0: the network did not help and was dropped) and the weight μ it gives. */
+  lambda: number;
+  weight: number;
+  /** Coverage and reduction (%) of prefix + filter at the coverage target, with the network. */
+  coverage: number;
+  reduction: number;
+  /** Reduction of each candidate λ (same order as `NETWORK_LAMBDAS`). */
+  tried: number[];
+  /** Coverage–reduction points of the chosen combination. */
+  curve: { coverage: number; reduction: number }[];
+  /** Mean training loss of each epoch, and seconds spent training. */
+  losses: number[];
+  seconds: number;
+}
+
 /** What `trainQuadraticFilter` returns. */
 export interface QuadraticTrainResult {
   /** The filter with the chosen cost setting and threshold. */
@@ -79,6 +108,8 @@ export interface QuadraticTrainResult {
   /** Training arcs (those the prefix leaves) and seconds spent in the learner. */
   examples: number;
   learnSeconds: number;
+  /** The arc network's dev results (undefined when none was trained). */
+  network?: NetworkSetting;
 }
 
 /**
@@ -117,8 +148,11 @@ export function trainQuadraticFilter(
   let candidates = 0;
   const idx = new Int32Array(MAX_ARC_FILTER_FEATURES);
   const val = new Float32Array(MAX_ARC_FILTER_FEATURES);
+  const network = opts.network ?? {};
+  const trainMasks: ArcMask[] = [];
   for (const s of train) {
     const mask = prefix.prune(s, vocab);
+    if (network !== false) trainMasks.push(mask);
     fx.prepare(prefix.prepare(s, vocab));
     const n = s.n;
     const size = mask.size;
@@ -145,10 +179,6 @@ export function trainQuadraticFilter(
   const tot = maskTotals(devMasks, dev);
   const prefixLost = tot.gold - tot.goldKept;
   const budget = Math.floor(tot.gold * (1 - target / 100) + 1e-9) - prefixLost;
-  const point = (removed: number, lost: number) => ({
-    coverage: round((100 * (tot.goldKept - lost)) / tot.gold, 3),
-    reduction: round((100 * (tot.arcs - tot.kept + removed)) / tot.arcs, 3),
-  });
   const dim = fx.dim;
   let learnSeconds = 0;
   const settings: QuadraticSetting[] = [];
@@ -187,37 +217,7 @@ export function trainQuadraticFilter(
         else other.push(v);
       });
     });
-    gold.sort((a, b) => b - a);
-    other.sort((a, b) => b - a);
-    const above = (a: number[], t: number) => {
-      // a is sorted descending: how many exceed t.
-      let lo = 0;
-      let hi = a.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (a[mid]! > t) lo = mid + 1;
-        else hi = mid;
-      }
-      return lo;
-    };
-    const at = (t: number) => {
-      const g = above(gold, t);
-      return point(g + above(other, t), g);
-    };
-    const thrFor = (b: number) =>
-      b < 0
-        ? Number.POSITIVE_INFINITY
-        : b < gold.length
-          ? gold[b]!
-          : (other.length > 0 ? Math.min(other[other.length - 1]!, gold[gold.length - 1] ?? 0) : 0) - 1e-6;
-    const threshold = thrFor(budget);
-    const chosen = at(threshold);
-    const zero = at(0);
-    const curve: { coverage: number; reduction: number }[] = [];
-    for (const cov of [99.95, 99.9, 99.8, 99.7, 99.6, 99.5, 99.4, 99.3, 99.2, 99.0, 98.5, 98]) {
-      const b = Math.floor(tot.gold * (1 - cov / 100) + 1e-9) - prefixLost;
-      if (b >= 0) curve.push(at(thrFor(b)));
-    }
+    const { threshold, chosen, zero, curve } = operatingPoints(gold, other, budget, tot, prefixLost);
     settings.push({
       ...c,
       threshold,
@@ -248,14 +248,148 @@ export function trainQuadraticFilter(
     {},
     coarseMap,
   );
-  filter = filter.withThreshold(st.threshold, {
+  const info = {
     c1: st.c1,
     c2: st.c2,
     coverage: st.coverage,
     reduction: st.reduction,
     top: topArcFeatures(filter, train, vocab, prefix, opts.topFeatures ?? 12),
+  };
+  if (network === false) {
+    filter = filter.withThreshold(st.threshold, info);
+    return { filter, settings, chosen, examples: x.rows, learnSeconds };
+  }
+  const trained = trainArcMlp(train, vocab, trainMasks, tagMap, coarseMap ?? tagMap, { log, ...network });
+  const term: ArcNetworkTerm = { net: trained.net, weight: 0 };
+  const withNet = filter.withThreshold(Number.POSITIVE_INFINITY, {}, term);
+  const lin: number[] = [];
+  const out: number[] = [];
+  const isGold: boolean[] = [];
+  dev.forEach((s, k) => {
+    withNet.scoreArcs(prefix.prepare(s, vocab), devMasks[k]!, (h, m, a, b) => {
+      lin.push(a);
+      out.push(b);
+      isGold.push(s.head[m] === h);
+    });
   });
-  return { filter, settings, chosen, examples: x.rows, learnSeconds };
+  const ratio = spread(out) > 0 ? spread(lin) / spread(out) : 0;
+  const tried: number[] = [];
+  let best = {
+    lambda: 0,
+    weight: 0,
+    ...operatingPoints(...split(lin, out, isGold, 0), budget, tot, prefixLost),
+  };
+  for (const lambda of NETWORK_LAMBDAS) {
+    const weight = lambda * ratio;
+    const p = operatingPoints(...split(lin, out, isGold, weight), budget, tot, prefixLost);
+    tried.push(p.chosen.reduction);
+    if (p.chosen.reduction > best.chosen.reduction) best = { lambda, weight, ...p };
+  }
+  const result: NetworkSetting = {
+    lambda: best.lambda,
+    weight: best.weight,
+    coverage: best.chosen.coverage,
+    reduction: best.chosen.reduction,
+    tried,
+    curve: best.curve,
+    losses: trained.losses,
+    seconds: trained.seconds,
+  };
+  log(
+    `quadratic: arc network ${NETWORK_LAMBDAS.map((l, i) => `λ ${l}: ${tried[i]}%`).join(", ")}; ` +
+      (best.lambda === 0 ? "none beats the linear score, dropped" : `kept λ ${best.lambda}`),
+  );
+  if (best.lambda === 0) filter = filter.withThreshold(st.threshold, info);
+  else
+    filter = filter.withThreshold(
+      best.threshold,
+      {
+        ...info,
+        coverage: result.coverage,
+        reduction: result.reduction,
+        networkLambda: best.lambda,
+        linearReduction: st.reduction,
+      },
+      { net: trained.net, weight: best.weight },
+    );
+  return { filter, settings, chosen, examples: x.rows, learnSeconds, network: result };
+}
+
+/** Standard deviation of `a` (0 for fewer than two values). */
+function spread(a: readonly number[]): number {
+  if (a.length < 2) return 0;
+  let mean = 0;
+  for (const v of a) mean += v;
+  mean /= a.length;
+  let sq = 0;
+  for (const v of a) sq += (v - mean) * (v - mean);
+  return Math.sqrt(sq / a.length);
+}
+
+/** Scores linear + weight · network, split into gold arcs and others. */
+function split(
+  lin: readonly number[],
+  out: readonly number[],
+  isGold: readonly boolean[],
+  weight: number,
+): [number[], number[]] {
+  const gold: number[] = [];
+  const other: number[] = [];
+  for (let i = 0; i < lin.length; i++) (isGold[i] ? gold : other).push(lin[i]! + weight * out[i]!);
+  return [gold, other];
+}
+
+/**
+ * The operating points of a score on dev, given the scores of the gold and other arcs the prefix
+ * leaves: the lowest threshold that keeps the coverage target (at most `budget` more gold arcs
+ * lost), the point it gives, the point at threshold 0, and the coverage–reduction curve (Figure 2).
+ */
+function operatingPoints(
+  gold: number[],
+  other: number[],
+  budget: number,
+  tot: { arcs: number; kept: number; gold: number; goldKept: number },
+  prefixLost: number,
+): {
+  threshold: number;
+  chosen: { coverage: number; reduction: number };
+  zero: { coverage: number; reduction: number };
+  curve: { coverage: number; reduction: number }[];
+} {
+  const point = (removed: number, lost: number) => ({
+    coverage: round((100 * (tot.goldKept - lost)) / tot.gold, 3),
+    reduction: round((100 * (tot.arcs - tot.kept + removed)) / tot.arcs, 3),
+  });
+  gold.sort((a, b) => b - a);
+  other.sort((a, b) => b - a);
+  const above = (a: number[], t: number) => {
+    // a is sorted descending: how many exceed t.
+    let lo = 0;
+    let hi = a.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (a[mid]! > t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const at = (t: number) => {
+    const g = above(gold, t);
+    return point(g + above(other, t), g);
+  };
+  const thrFor = (b: number) =>
+    b < 0
+      ? Number.POSITIVE_INFINITY
+      : b < gold.length
+        ? gold[b]!
+        : (other.length > 0 ? Math.min(other[other.length - 1]!, gold[gold.length - 1] ?? 0) : 0) - 1e-6;
+  const threshold = thrFor(budget);
+  const curve: { coverage: number; reduction: number }[] = [];
+  for (const cov of [99.95, 99.9, 99.8, 99.7, 99.6, 99.5, 99.4, 99.3, 99.2, 99.0, 98.5, 98]) {
+    const b = Math.floor(tot.gold * (1 - cov / 100) + 1e-9) - prefixLost;
+    if (b >= 0) curve.push(at(thrFor(b)));
+  }
+  return { threshold, chosen: at(threshold), zero: at(0), curve };
 }
 
 /** The `count` features with the largest weights (evidence against an arc), named from training arcs. */

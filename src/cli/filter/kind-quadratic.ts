@@ -1,5 +1,6 @@
 import { DEFAULT_DIST_SCALE } from "../../prune/arc-filter-features.js";
 import { DEFAULT_QUADRATIC_COSTS, trainQuadraticFilter } from "../../prune/train-quadratic.js";
+import type { ArcMlpTrainOptions } from "../../prune/train-arc-mlp.js";
 import { choiceOption, numberOption, UsageError } from "../args.js";
 import { costsOption, SVM_OPTIONS, svmOption, svmUsage } from "./kind-linear.js";
 import type { FilterKind } from "./kind.js";
@@ -17,6 +18,9 @@ export const quadraticKind: FilterKind = {
     "dist-scale": { type: "string" },
     sample: { type: "string" },
     coarse: { type: "string" },
+    network: { type: "string" },
+    "network-words": { type: "string" },
+    "network-epochs": { type: "string" },
     ...SVM_OPTIONS,
   },
   usage: `  quadratic: --tags upos|xpos|auto  --bits B (log2 hashed features, default 20)
@@ -27,6 +31,11 @@ export const quadraticKind: FilterKind = {
           --coarse yes|no (with XPOS tags, also features over UPOS: the coarse tag triple with its
             length bucket and neighbours, and counts of each UPOS tag between head and modifier;
             no = the paper's Table 3 features only; default yes)
+          --network H (beyond the paper: add an arc network with H hidden units to the linear
+            score, its weight chosen on dev and kept only if it prunes more there; 0 = the linear
+            classifier alone, as in the paper; default 16)
+          --network-words N (words with their own embedding, default 5000)
+          --network-epochs E (default 3)
 ${svmUsage("l2")}`,
   train(ctx) {
     const v = ctx.values as Record<string, string | undefined>;
@@ -45,6 +54,7 @@ ${svmUsage("l2")}`,
       distScale: numberOption("filter", "dist-scale", v["dist-scale"], DEFAULT_DIST_SCALE, { min: 0.001 }),
       sample: numberOption("filter", "sample", v.sample, 0.3, { min: 0.001, max: 1 }),
       coarse: choiceOption("filter", "coarse", v.coarse, ["yes", "no"] as const, "yes") === "yes",
+      network: networkOption(v),
       prefix: ctx.prefix,
       log: ctx.log,
     });
@@ -60,6 +70,28 @@ ${svmUsage("l2")}`,
       }, p),
     );
     ctx.log(`quadratic: curve ${curve.map((p) => `${p.coverage}/${p.reduction}`).join(" ")}`);
+    const net = r.network;
+    if (net !== undefined && net.lambda > 0) {
+      ctx.log(
+        `quadratic: with the arc network (λ ${net.lambda}): dev ${net.coverage}% coverage, ${net.reduction}% reduction`,
+      );
+      ctx.log(`quadratic: network curve ${net.curve.map((p) => `${p.coverage}/${p.reduction}`).join(" ")}`);
+    }
     return [r.filter];
   },
 };
+
+/** The --network options as `trainQuadraticFilter`'s `network` (false for --network 0). */
+function networkOption(v: Record<string, string | undefined>): ArcMlpTrainOptions | false {
+  const hidden = numberOption("filter", "network", v.network, 16, { integer: true, min: 0, max: 256 });
+  if (hidden === 0) return false;
+  return {
+    hidden,
+    words: numberOption("filter", "network-words", v["network-words"], 5000, { integer: true, min: 0 }),
+    epochs: numberOption("filter", "network-epochs", v["network-epochs"], 3, {
+      integer: true,
+      min: 1,
+      max: 100,
+    }),
+  };
+}
