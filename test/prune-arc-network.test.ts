@@ -92,6 +92,18 @@ function direct(net: ArcMlp, s: Sentence, h: number, m: number): number {
 }
 
 const sentences = [...train.slice(0, 30), ...longSentences(30, 5)];
+// Past the first buffer size (64 positions) and one kernel chunk of arcs (4096).
+const veryLong = longSentences(40, 9).filter((s) => s.n > 40);
+
+/** A 16-unit network (the kernel's size) with every weight random. */
+function randomNet16(seed: number): ArcMlp {
+  const rng = new Rng(seed);
+  const shape = { hidden: 16, tags: tags.size, ctags: ctags.size, words: words.length };
+  const net = ArcMlp.random(shape, tags, ctags, words, normal(rng), 0.5);
+  for (let j = 0; j < net.hidden; j++) net.b1[j] = normal(rng)() * 0.5;
+  net.b2 = -0.2;
+  return net;
+}
 
 test("arc network: the factored scores equal the network's definition, masked scoring equals forward exactly", () => {
   const net = randomNet(1);
@@ -114,17 +126,46 @@ test("arc network: the factored scores equal the network's definition, masked sc
     // Lazily summed tokens (prepare without `all`), half the arcs masked away: the same bits.
     const mask = full.clone();
     for (let i = 0; i < mask.bits.length; i += 2) mask.bits[i] = 0;
-    out.fill(Number.NaN);
     net.prepare(s, vocab, false);
-    net.scoreMasked(mask.bits, mask.size, out);
+    const k = net.scoreMasked(mask.bits, mask.size, out);
+    let i = 0;
     for (let h = 0; h <= s.n; h++)
       for (let m = 1; m <= s.n; m++) {
         const at = h * mask.size + m;
-        if (mask.bits[at] === 1) assert.equal(out[at], z[at]);
-        else assert.ok(Number.isNaN(out[at]!), "a masked arc was written");
+        if (mask.bits[at] === 1) assert.equal(out[i++], z[at]);
       }
+    assert.equal(i, k);
   }
   assert.ok(arcs > 10000);
+});
+
+test("arc network: the WebAssembly kernel and the JavaScript loop give the same bits", () => {
+  const a = randomNet16(7);
+  const b = randomNet16(7);
+  b.setKernel("js");
+  const long = tinyConllu([Array.from({ length: 70 }, (_, i) => `NN:${i === 0 ? 0 : 1}`).join(" ")]);
+  const all = [...sentences, ...veryLong, ...sentencesOf(long, vocab)];
+  const za = new Float64Array(80 * 80);
+  const zb = new Float64Array(80 * 80);
+  const pre = new Float64Array(16);
+  let arcs = 0;
+  for (const s of all) {
+    const mask = ArcMask.full(s.n);
+    a.prepare(s, vocab, false);
+    b.prepare(s, vocab, false);
+    const k = a.scoreMasked(mask.bits, mask.size, za);
+    assert.equal(b.scoreMasked(mask.bits, mask.size, zb), k);
+    for (let i = 0; i < k; i++) assert.equal(za[i], zb[i]);
+    // Both equal forward (row-major order of the allowed arcs).
+    a.prepare(s, vocab);
+    let i = 0;
+    for (let h = 0; h <= s.n; h++)
+      for (let m = 1; m <= s.n; m++) if (h !== m) assert.equal(a.forward(h, m, pre), za[i++]);
+    arcs += k;
+  }
+  assert.equal(b.kernelKind, "js");
+  if (typeof WebAssembly === "object") assert.equal(a.kernelKind, "wasm-simd");
+  assert.ok(arcs > 4096 * 3);
 });
 
 test("arc network: the gradient of the output matches finite differences", () => {
@@ -198,10 +239,10 @@ test("arc network: training separates a toy treebank's arcs, is deterministic, a
     const mask = masks[k]!;
     a.net.prepare(s, vocab, false);
     a.net.scoreMasked(mask.bits, mask.size, out);
+    let i = 0;
     for (let h = 0; h <= s.n; h++)
       for (let m = 1; m <= s.n; m++)
-        if (mask.bits[h * mask.size + m] === 1)
-          (s.head[m] === h ? gold : other).push(out[h * mask.size + m]!);
+        if (mask.bits[h * mask.size + m] === 1) (s.head[m] === h ? gold : other).push(out[i++]!);
   }
   let below = 0;
   let pairs = 0;

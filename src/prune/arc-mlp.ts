@@ -1,6 +1,7 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { distanceBucket } from "./arc-filter-features.js";
+import { ArcKernel, hasArcKernel, KERNEL_CHUNK, KERNEL_UNITS } from "./arc-mlp-kernel.js";
 import { FormTable } from "./form-atoms.js";
 import type { ModelArray } from "../model/model-file.js";
 import type { TagMap } from "./tag-map.js";
@@ -89,10 +90,10 @@ export class ArcMlp {
   ctag = new Int32Array(0);
   word = new Int32Array(0);
   /** headSum[(d * cap + i) * H + j]: b1 + token i's head-side embeddings for direction d. */
-  private headSum = new Float64Array(0);
-  private modSum = new Float64Array(0);
+  private headSum: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private modSum: Float64Array<ArrayBufferLike> = new Float64Array(0);
   /** span[p * H + j]: sum over positions 1 … p of half the between row of their coarse tag. */
-  private span = new Float64Array(0);
+  private span: Float64Array<ArrayBufferLike> = new Float64Array(0);
   /** Step of the 16-bit embeddings once `quantize`d or loaded (null: not yet rounded). */
   embScale: number | null = null;
   /** Which token sums belong to the current sentence: [d * cap + i] === stamp. */
@@ -107,8 +108,11 @@ export class ArcMlp {
    * the last bit (scaling by two is exact), without a branch on the sign of v, which the processor
    * cannot predict (it made scoring three times slower).
    */
-  private readonly distRows: Float64Array;
-  private readonly w2d: Float64Array;
+  private distRows: Float64Array<ArrayBufferLike>;
+  private w2d: Float64Array<ArrayBufferLike>;
+  /** The WebAssembly kernel that scores arcs (16 hidden units, where the runtime has SIMD), or null. */
+  private kernel: ArcKernel | null = null;
+  private useKernel: boolean;
 
   constructor(
     readonly shape: ArcMlpShape,
@@ -139,11 +143,30 @@ export class ArcMlp {
       throw new RangeError("ArcMlp: weight arrays do not match the shape");
     this.distRows = new Float64Array(DIST_ROWS * shape.hidden);
     this.w2d = new Float64Array(shape.hidden);
+    this.useKernel = shape.hidden === KERNEL_UNITS && hasArcKernel();
     words.forEach((w, i) => this.wordIndex.set(w, i + 1));
     const index = this.wordIndex;
     this.wordRows = new FormTable(1, (form, out, at) => {
       out[at] = index.get(form.toLowerCase()) ?? 0;
     });
+  }
+
+  /**
+   * The scoring loop: "auto" (the WebAssembly kernel where it runs) or "js"; both give the same bits.
+   * The kernel copies the weights when it is set up (on the next sentence read): call this again after
+   * changing them (training scores with "js").
+   */
+  setKernel(prefer: "auto" | "js"): void {
+    this.useKernel = prefer === "auto" && this.hidden === KERNEL_UNITS && hasArcKernel();
+    this.cap = 0;
+    this.kernel = null;
+    this.distRows = new Float64Array(DIST_ROWS * this.hidden);
+    this.w2d = new Float64Array(this.hidden);
+  }
+
+  /** "wasm-simd" when arcs are scored by the WebAssembly kernel, else "js" (known once a sentence was read). */
+  get kernelKind(): string {
+    return this.kernel !== null ? "wasm-simd" : "js";
   }
 
   /** A network of `shape` with weights drawn from N(0, sd²) (biases zero), from `normal()`. */
@@ -183,9 +206,19 @@ export class ArcMlp {
       this.tag = new Int32Array(cap);
       this.ctag = new Int32Array(cap);
       this.word = new Int32Array(cap);
-      this.headSum = new Float64Array(2 * cap * H);
-      this.modSum = new Float64Array(2 * cap * H);
-      this.span = new Float64Array(cap * H);
+      if (this.useKernel) {
+        const k = new ArcKernel(cap, this.emb, this.b1);
+        this.kernel = k;
+        this.headSum = k.headSum;
+        this.modSum = k.modSum;
+        this.span = k.span;
+        this.distRows = k.dist;
+        this.w2d = k.w2h;
+      } else {
+        this.headSum = new Float64Array(2 * cap * H);
+        this.modSum = new Float64Array(2 * cap * H);
+        this.span = new Float64Array(cap * H);
+      }
       this.headDone = new Int32Array(2 * cap);
       this.modDone = new Int32Array(2 * cap);
     }
@@ -249,49 +282,96 @@ export class ArcMlp {
    * two sums and its length row.
    */
   private sumHead(d: number, i: number): void {
-    const H = this.hidden;
-    const e = this.emb;
-    const L = this.layout;
     const tag = this.tag;
     const f = d * TOKEN_FIELDS;
-    const before = i > 0 ? tag[i - 1]! : this.shape.tags;
-    const r0 = (L.token[f]! + tag[i]!) * H;
-    const r1 = (L.token[f + 1]! + this.ctag[i]!) * H;
-    const r2 = (L.token[f + 2]! + before) * H;
-    const r3 = (L.token[f + 3]! + tag[i + 1]!) * H;
-    const rw = (L.headWord + this.word[i]!) * H;
-    const hs = this.headSum;
-    const o = (d * this.cap + i) * H;
-    const b1 = this.b1;
-    for (let j = 0; j < H; j++)
-      hs[o + j] = b1[j]! + e[r0 + j]! + e[r1 + j]! + e[r2 + j]! + e[r3 + j]! + e[rw + j]!;
-    // The root (i = 0) only heads arcs to its right.
-    const sp = this.span;
-    if (d === 0) for (let j = 0; j < H; j++) hs[o + j]! -= sp[i * H + j]!;
-    else if (i > 0) for (let j = 0; j < H; j++) hs[o + j]! += sp[(i - 1) * H + j]!;
+    const T = this.layout.token;
+    // The root (i = 0) only heads arcs to its right: no span term to its left.
+    const sign = d === 0 ? -1 : i > 0 ? 1 : 0;
+    this.sumRows(
+      (d * this.cap + i) * this.hidden,
+      true,
+      T[f]! + tag[i]!,
+      T[f + 1]! + this.ctag[i]!,
+      T[f + 2]! + (i > 0 ? tag[i - 1]! : this.shape.tags),
+      T[f + 3]! + tag[i + 1]!,
+      this.layout.headWord + this.word[i]!,
+      d === 0 ? i : i > 0 ? i - 1 : 0,
+      sign,
+    );
     this.headDone[d * this.cap + i] = this.stamp;
   }
 
   /** Sums token i's modifier-side rows for direction d, with its part of the span term (see `sumHead`). */
   private sumMod(d: number, i: number): void {
-    const H = this.hidden;
-    const e = this.emb;
-    const L = this.layout;
     const tag = this.tag;
     const f = d * TOKEN_FIELDS + 4;
-    const r0 = (L.token[f]! + tag[i]!) * H;
-    const r1 = (L.token[f + 1]! + this.ctag[i]!) * H;
-    const r2 = (L.token[f + 2]! + tag[i - 1]!) * H;
-    const r3 = (L.token[f + 3]! + tag[i + 1]!) * H;
-    const rw = (L.modWord + this.word[i]!) * H;
-    const ms = this.modSum;
-    const o = (d * this.cap + i) * H;
-    const sp = this.span;
-    const so = (d === 0 ? i - 1 : i) * H;
-    const sign = d === 0 ? 1 : -1;
-    for (let j = 0; j < H; j++)
-      ms[o + j] = e[r0 + j]! + e[r1 + j]! + e[r2 + j]! + e[r3 + j]! + e[rw + j]! + sign * sp[so + j]!;
+    const T = this.layout.token;
+    this.sumRows(
+      (d * this.cap + i) * this.hidden,
+      false,
+      T[f]! + tag[i]!,
+      T[f + 1]! + this.ctag[i]!,
+      T[f + 2]! + tag[i - 1]!,
+      T[f + 3]! + tag[i + 1]!,
+      this.layout.modWord + this.word[i]!,
+      d === 0 ? i - 1 : i,
+      d === 0 ? 1 : -1,
+    );
     this.modDone[d * this.cap + i] = this.stamp;
+  }
+
+  /**
+   * Writes (((((b1 or 0) + row r1) + r2) + r3) + r4) + r5) + sign · span[p] to the head sums (head) or
+   * the modifier sums at element o: by the kernel, or in the same order in JavaScript.
+   */
+  private sumRows(
+    o: number,
+    head: boolean,
+    r1: number,
+    r2: number,
+    r3: number,
+    r4: number,
+    r5: number,
+    p: number,
+    sign: number,
+  ): void {
+    const H = this.hidden;
+    const k = this.kernel;
+    if (k !== null) {
+      const at = k.embAt;
+      const rb = H * 8;
+      k.sum(
+        (head ? k.headAt : k.modAt) + o * 8,
+        at + (head ? k.rows : k.rows + 1) * rb,
+        at + r1 * rb,
+        at + r2 * rb,
+        at + r3 * rb,
+        at + r4 * rb,
+        at + r5 * rb,
+        k.spanAt + p * rb,
+        sign,
+      );
+      return;
+    }
+    const e = this.emb;
+    const b1 = this.b1;
+    const dst = head ? this.headSum : this.modSum;
+    const sp = this.span;
+    const a1 = r1 * H;
+    const a2 = r2 * H;
+    const a3 = r3 * H;
+    const a4 = r4 * H;
+    const a5 = r5 * H;
+    const so = p * H;
+    for (let j = 0; j < H; j++)
+      dst[o + j] =
+        (head ? b1[j]! : 0) +
+        e[a1 + j]! +
+        e[a2 + j]! +
+        e[a3 + j]! +
+        e[a4 + j]! +
+        e[a5 + j]! +
+        sign * sp[so + j]!;
   }
 
   /** Sums every token's rows for both directions (what `forward` reads). */
@@ -317,25 +397,58 @@ export class ArcMlp {
     const ms = this.modSum;
     const e = this.emb;
     const w2 = this.w2;
-    let z = this.b2;
+    // Even and odd units apart, then together: the order of the kernel's two lanes.
+    let a0 = 0;
+    let a1 = 0;
     for (let j = 0; j < H; j++) {
       const v = hs[ho + j]! + ms[mo + j]! + e[dr + j]!;
       pre[j] = v;
-      z += w2[j]! * (0.5 * (v + Math.abs(v)));
+      if ((j & 1) === 0) a0 += w2[j]! * (0.5 * (v + Math.abs(v)));
+      else a1 += w2[j]! * (0.5 * (v + Math.abs(v)));
     }
-    return z;
+    return this.b2 + (a0 + a1);
   }
 
   /**
    * Writes the output of every arc h→m that `bits` allows (bits[h * size + m] = 1) of the prepared
-   * sentence to out[h * size + m], as `forward` computes it; other entries are left alone. One call per
-   * sentence keeps the loop where the compiler can see it whole, and a constant trip count for the
-   * default 16 hidden units lets it unroll.
+   * sentence to out[0 …], in row-major order (h, then m), as `forward` computes it, and returns how
+   * many. Tokens are summed as their arcs need them. The WebAssembly kernel takes the arcs in chunks;
+   * without it, one call per sentence keeps the loop where the compiler can see it whole.
    */
-  scoreMasked(bits: Uint8Array, size: number, out: Float64Array): void {
+  scoreMasked(bits: Uint8Array, size: number, out: Float64Array): number {
     const n = this.n;
     const H = this.hidden;
     const cap = this.cap;
+    const kernel = this.kernel;
+    let count = 0;
+    if (kernel !== null) {
+      const list = kernel.list;
+      let k = 0;
+      for (let h = 0; h <= n; h++) {
+        const row = h * size;
+        for (let m = 1; m <= n; m++) {
+          if (bits[row + m] === 0) continue;
+          const d = h < m ? 0 : 1;
+          if (this.headDone[d * cap + h] !== this.stamp) this.sumHead(d, h);
+          if (this.modDone[d * cap + m] !== this.stamp) this.sumMod(d, m);
+          list[k++] = kernel.headAt + (d * cap + h) * H * 8;
+          list[k++] = kernel.modAt + (d * cap + m) * H * 8;
+          list[k++] = kernel.distAt + distRow(h, m) * H * 8;
+          if (k === 3 * KERNEL_CHUNK) {
+            kernel.score(KERNEL_CHUNK, this.b2);
+            out.set(kernel.out, count);
+            count += KERNEL_CHUNK;
+            k = 0;
+          }
+        }
+      }
+      if (k > 0) {
+        kernel.score(k / 3, this.b2);
+        out.set(kernel.out.subarray(0, k / 3), count);
+        count += k / 3;
+      }
+      return count;
+    }
     const hs = this.headSum;
     const ms = this.modSum;
     const dist = this.distRows;
@@ -351,20 +464,19 @@ export class ArcMlp {
         const ho = (d * cap + h) * H;
         const mo = (d * cap + m) * H;
         const dr = distRow(h, m) * H;
-        let z = b2;
-        if (H === 16)
-          for (let j = 0; j < 16; j++) {
-            const v = hs[ho + j]! + ms[mo + j]! + dist[dr + j]!;
-            z += w2[j]! * (v + Math.abs(v));
-          }
-        else
-          for (let j = 0; j < H; j++) {
-            const v = hs[ho + j]! + ms[mo + j]! + dist[dr + j]!;
-            z += w2[j]! * (v + Math.abs(v));
-          }
-        out[row + m] = z;
+        let a0 = 0;
+        let a1 = 0;
+        for (let j = 0; j < H; j += 2) {
+          const v = hs[ho + j]! + ms[mo + j]! + dist[dr + j]!;
+          a0 += w2[j]! * (v + Math.abs(v));
+          if (j + 1 === H) break;
+          const u = hs[ho + j + 1]! + ms[mo + j + 1]! + dist[dr + j + 1]!;
+          a1 += w2[j + 1]! * (u + Math.abs(u));
+        }
+        out[count++] = b2 + (a0 + a1);
       }
     }
+    return count;
   }
 
   /**

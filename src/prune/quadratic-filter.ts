@@ -126,14 +126,15 @@ export class QuadraticFilter implements ArcPruner {
     const size = mask.size;
     const bits = mask.bits;
     const z = this.networkOutputs(input, mask);
+    let k = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       for (let m = 1; m <= n; m++)
-        if (bits[row + m] === 1) visit(h, m, this.score(h, m), z === null ? 0 : z[row + m]!);
+        if (bits[row + m] === 1) visit(h, m, this.score(h, m), z === null ? 0 : z[k++]!);
     }
   }
 
-  /** The network's output for every arc `mask` allows, at [h * size + m] (null without a network). */
+  /** The network's output for every arc `mask` allows, in row-major order (null without a network). */
   private networkOutputs(input: PruneInput, mask: ArcMask): Float64Array | null {
     if (this.network === null) return null;
     const net = this.network.net;
@@ -168,12 +169,12 @@ export class QuadraticFilter implements ArcPruner {
     } else {
       const mu = term.weight;
       const z = this.networkOutputs(input, mask)!;
+      // The network's outputs come in the order of this loop.
       for (let h = 0; h <= n; h++) {
         const row = h * size;
         for (let m = 1; m <= n; m++) {
           if (bits[row + m] === 0) continue;
-          scored++;
-          if (fx.scoreArc(h, m, w) * q + mu * z[row + m]! > thr) bits[row + m] = 0;
+          if (fx.scoreArc(h, m, w) * q + mu * z[scored++]! > thr) bits[row + m] = 0;
         }
       }
     }

@@ -230,6 +230,8 @@ export function trainArcMlp(
   const words = frequentWords(train, vocab, opts.words ?? 5000);
   const shape = { hidden, tags: tagMap.size, ctags: coarseMap.size, words: words.length };
   const net = ArcMlp.random(shape, tagMap, coarseMap, words, normalFrom(rng));
+  // The WebAssembly kernel copies the weights once; while they change, sum in JavaScript.
+  net.setKernel("js");
   const grad = new ArcMlpGradient(net);
   const adam = { emb: new Adam(net.emb.length), b1: new Adam(hidden), w2: new Adam(hidden), b2: new Adam(1) };
   const b2 = new Float64Array(1);
@@ -290,5 +292,6 @@ export function trainArcMlp(
     );
   }
   net.quantize();
+  net.setKernel("auto");
   return { net, losses, arcs, seconds: (performance.now() - t0) / 1000 };
 }
