@@ -91,6 +91,14 @@ const STAGES: Stage[] = [
     hidden: true,
   },
   { label: "Rules+Linear+Quad", kind: "quadratic", after: "Rules+Linear (for Quad)", values: {}, sweep: [] },
+  // The paper's quadratic filter: the linear score alone, without the arc network (beyond the paper).
+  {
+    label: "Rules+Linear+Quad (linear only)",
+    kind: "quadratic",
+    after: "Rules+Linear (for Quad)",
+    values: { network: "0" },
+    sweep: [],
+  },
 ];
 
 /** Runs the built CLI, or stops the bench with its stderr. */
