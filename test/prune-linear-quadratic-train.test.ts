@@ -135,6 +135,12 @@ test("linear then quadratic training on a toy treebank: dev operating points as 
   assert.equal(Math.round(e2.scores.coverage * 1000) / 1000, st.coverage);
   assert.equal(Math.round(e2.scores.reduction * 1000) / 1000, st.reduction);
   assert.ok(net.reduction >= quad.settings[quad.chosen]!.reduction);
+  // The two-fold check counted arcs of both halves of dev, no more than the prefix leaves.
+  const left = dev.reduce((t, s) => t + lin.prune(s, vocab).count(), 0);
+  for (const c of [net.check.network, net.check.linear]) {
+    assert.ok(c.removed > 0 && c.removed <= left && c.lost <= c.removed, JSON.stringify(c));
+  }
+  if (net.lambda > 0) assert.match(quad.filter.describe(), /two-fold check on dev/);
   assert.ok(e2.scores.coverage >= 98.5);
   assert.ok(e2.scores.reduction > e.scores.reduction);
   assert.ok(quad.examples > 0 && quad.examples < dev.length * 1000);

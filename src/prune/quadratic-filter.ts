@@ -34,6 +34,8 @@ export interface QuadraticInfo {
   /** With an arc network: the weight's factor λ (of the ratio of the two scores' spreads on dev), and the linear part's dev reduction (%) alone at the same coverage. */
   networkLambda?: number;
   linearReduction?: number;
+  /** The two-fold check of tuning the network's weight on dev (arcs removed, gold arcs lost on held-out halves). */
+  twoFold?: { network: { removed: number; lost: number }; linear: { removed: number; lost: number } };
 }
 
 /** The quadratic filter's optional non-linear term: an arc network and the weight of its output. */
@@ -238,6 +240,13 @@ export class QuadraticFilter implements ArcPruner {
             ? `; dev reduction of the linear score alone at the same coverage: ${inf.linearReduction}%`
             : ""),
       );
+      const c = inf.twoFold;
+      if (c !== undefined)
+        lines.push(
+          `two-fold check on dev (weight and threshold chosen on half the sentences, applied to the other half): ` +
+            `${c.network.removed} arcs removed, ${c.network.lost} gold arcs lost; the linear score alone: ` +
+            `${c.linear.removed} and ${c.linear.lost}`,
+        );
     }
     if (inf.top !== undefined && inf.top.length > 0) {
       lines.push("strongest features (positive: evidence against the arc):");
@@ -301,6 +310,15 @@ export class QuadraticFilter implements ArcPruner {
       network = { net, weight };
     }
     const { c1, c2, coverage, reduction, top, networkLambda, linearReduction } = meta;
+    const counts = (x: unknown) =>
+      typeof x === "object" &&
+      x !== null &&
+      typeof (x as { removed?: unknown }).removed === "number" &&
+      typeof (x as { lost?: unknown }).lost === "number";
+    const twoFold =
+      meta.twoFold !== undefined && counts(meta.twoFold.network) && counts(meta.twoFold.linear)
+        ? meta.twoFold
+        : undefined;
     return new QuadraticFilter(
       tagMap,
       bits,
@@ -308,7 +326,7 @@ export class QuadraticFilter implements ArcPruner {
       meta.scale,
       meta.threshold === null ? Number.POSITIVE_INFINITY : meta.threshold,
       meta.distScale,
-      { c1, c2, coverage, reduction, top, networkLambda, linearReduction },
+      { c1, c2, coverage, reduction, top, networkLambda, linearReduction, twoFold },
       coarseMap,
       network,
     );

@@ -95,6 +95,14 @@ export interface NetworkSetting {
   /** Mean training loss of each epoch, and seconds spent training. */
   losses: number[];
   seconds: number;
+  /** The two-fold check of tuning on dev (`twoFoldCheck`). */
+  check: TwoFoldCheck;
+}
+
+/** Arcs removed and gold arcs lost on held-out halves of dev, with and without the network. */
+export interface TwoFoldCheck {
+  network: { removed: number; lost: number };
+  linear: { removed: number; lost: number };
 }
 
 /** What `trainQuadraticFilter` returns. */
@@ -265,14 +273,17 @@ export function trainQuadraticFilter(
   const lin: number[] = [];
   const out: number[] = [];
   const isGold: boolean[] = [];
+  const sentence: number[] = [];
   dev.forEach((s, k) => {
     withNet.scoreArcs(prefix.prepare(s, vocab), devMasks[k]!, (h, m, a, b) => {
       lin.push(a);
       out.push(b);
       isGold.push(s.head[m] === h);
+      sentence.push(k);
     });
   });
   const ratio = spread(out) > 0 ? spread(lin) / spread(out) : 0;
+  const check = twoFoldCheck(lin, out, isGold, sentence, dev, devMasks, target, ratio);
   const tried: number[] = [];
   let best = {
     lambda: 0,
@@ -294,7 +305,13 @@ export function trainQuadraticFilter(
     curve: best.curve,
     losses: trained.losses,
     seconds: trained.seconds,
+    check,
   };
+  log(
+    `quadratic: two-fold check on dev (weight and threshold chosen on one half of the sentences, ` +
+      `applied to the other): ${check.network.removed} arcs removed, ${check.network.lost} gold arcs lost, ` +
+      `against ${check.linear.removed} and ${check.linear.lost} for the linear score alone`,
+  );
   log(
     `quadratic: arc network ${NETWORK_LAMBDAS.map((l, i) => `λ ${l}: ${tried[i]}%`).join(", ")}; ` +
       (best.lambda === 0 ? "none beats the linear score, dropped" : `kept λ ${best.lambda}`),
@@ -309,10 +326,62 @@ export function trainQuadraticFilter(
         reduction: result.reduction,
         networkLambda: best.lambda,
         linearReduction: st.reduction,
+        twoFold: check,
       },
       { net: trained.net, weight: best.weight },
     );
   return { filter, settings, chosen, examples: x.rows, learnSeconds, network: result };
+}
+
+/**
+ * Whether tuning the network's weight on dev carries over: the weight (among `NETWORK_LAMBDAS` and
+ * 0) and the threshold are chosen on the even dev sentences and applied to the odd ones, then the
+ * other way round; the arcs removed and gold arcs lost on the held-out halves are added up, beside
+ * the same for the linear score alone (weight 0, its threshold chosen the same way).
+ */
+function twoFoldCheck(
+  lin: readonly number[],
+  out: readonly number[],
+  isGold: readonly boolean[],
+  sentence: readonly number[],
+  dev: readonly Sentence[],
+  devMasks: readonly ArcMask[],
+  target: number,
+  ratio: number,
+): TwoFoldCheck {
+  const result: TwoFoldCheck = { network: { removed: 0, lost: 0 }, linear: { removed: 0, lost: 0 } };
+  for (let fold = 0; fold < 2; fold++) {
+    const tuneSentences = dev.filter((_, k) => k % 2 === fold);
+    const tot = maskTotals(
+      devMasks.filter((_, k) => k % 2 === fold),
+      tuneSentences,
+    );
+    const lost = tot.gold - tot.goldKept;
+    const budget = Math.floor(tot.gold * (1 - target / 100) + 1e-9) - lost;
+    const pick = (weights: readonly number[]) => {
+      let best = { weight: 0, threshold: Number.POSITIVE_INFINITY, reduction: -1 };
+      for (const weight of weights) {
+        const gold: number[] = [];
+        const other: number[] = [];
+        for (let i = 0; i < lin.length; i++)
+          if (sentence[i]! % 2 === fold) (isGold[i] ? gold : other).push(lin[i]! + weight * out[i]!);
+        const p = operatingPoints(gold, other, budget, tot, lost);
+        if (p.chosen.reduction > best.reduction)
+          best = { weight, threshold: p.threshold, reduction: p.chosen.reduction };
+      }
+      return best;
+    };
+    const apply = (w: { weight: number; threshold: number }, into: { removed: number; lost: number }) => {
+      for (let i = 0; i < lin.length; i++)
+        if (sentence[i]! % 2 !== fold && lin[i]! + w.weight * out[i]! > w.threshold) {
+          into.removed++;
+          if (isGold[i]) into.lost++;
+        }
+    };
+    apply(pick([0, ...NETWORK_LAMBDAS.map((l) => l * ratio)]), result.network);
+    apply(pick([0]), result.linear);
+  }
+  return result;
 }
 
 /** Standard deviation of `a` (0 for fewer than two values). */
