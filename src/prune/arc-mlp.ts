@@ -103,10 +103,10 @@ export class ArcMlp {
   /** Positions the per-sentence buffers hold. */
   cap = 0;
   /**
-   * The length rows, and half the output weights, as doubles for `score` (copied by `sumTokens`, as
-   * training changes them). Half, because max(v, 0) is computed as (v + |v|) / 2: the same value to
-   * the last bit (scaling by two is exact), without a branch on the sign of v, which the processor
-   * cannot predict (it made scoring three times slower).
+   * The length rows, and half the output weights, as doubles for `scoreMasked` (copied for every
+   * sentence by `beginSentence`, as training changes them). Half, because max(v, 0) is computed as
+   * (v + |v|) / 2: the same value to the last bit (scaling by two is exact), without a branch on the
+   * sign of v, which the processor cannot predict (the branch made scoring nearly twice as slow).
    */
   private distRows: Float64Array<ArrayBufferLike>;
   private w2d: Float64Array<ArrayBufferLike>;

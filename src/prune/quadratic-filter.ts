@@ -31,7 +31,10 @@ export interface QuadraticInfo {
   reduction?: number;
   /** The most important features: name and weight, strongest for filtering first. */
   top?: [string, number][];
-  /** With an arc network: the weight's factor λ (of the ratio of the two scores' spreads on dev), and the linear part's dev reduction (%) alone at the same coverage. */
+  /**
+   * With an arc network: the weight's factor λ (of the ratio of the two scores' spreads on dev), and
+   * the linear part's dev reduction (%) alone at the same coverage.
+   */
   networkLambda?: number;
   linearReduction?: number;
   /** The two-fold check of tuning the network's weight on dev (arcs removed, gold arcs lost on held-out halves). */
@@ -48,9 +51,9 @@ export interface ArcNetworkTerm {
 /**
  * The quadratic-time arc filter of Bergsma & Cherry (2010, §4.4): one linear classifier scores every
  * arc the incoming mask still allows (Table 3 features, O(1) per arc; with a coarse tag map also the
- * coarse templates, O(coarse tags) per arc) and removes the arcs scoring above its threshold. Weights are 16-bit integers with one scale.
- * Beyond the paper, the score may add a small arc network's output (`ArcMlp`, O(hidden units) per
- * arc), times a weight chosen on dev. Not reentrant.
+ * coarse templates, O(coarse tags) per arc) and removes the arcs scoring above its threshold.
+ * Weights are 16-bit integers with one scale. Beyond the paper, the score may add a small arc
+ * network's output (`ArcMlp`, O(hidden units) per arc), times a weight chosen on dev. Not reentrant.
  */
 export class QuadraticFilter implements ArcPruner {
   /** Always "quadratic". */
