@@ -370,8 +370,9 @@ export const experiment: Experiment = {
       for (const st of STAGES) {
         if (!cascades.has(st.label) || st.hidden === true) continue;
         if (st.sweep.length === 0) {
-          // Linear and quadratic rows: the curve their training traced on dev (no retraining).
-          const line = (logs.get(st.label) ?? []).find((l) => / curve /.test(l));
+          // Linear and quadratic rows: the curve their training traced on dev (no retraining); the
+          // last one logged, which for a quadratic filter with the arc network is the network's.
+          const line = [...(logs.get(st.label) ?? [])].reverse().find((l) => / curve /.test(l));
           if (line === undefined) continue;
           const pts: [number, number][] = [];
           for (const tok of line
