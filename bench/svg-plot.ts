@@ -34,8 +34,13 @@ function ticks(lo: number, hi: number): number[] {
 }
 
 /** Renders the series as a standalone SVG document (points outside the axes are clipped). */
-export function linePlotSvg(axes: PlotAxes, series: PlotSeries[], width = 640, height = 440): string {
-  const m = { left: 64, right: 170, top: 36, bottom: 52 };
+export function linePlotSvg(axes: PlotAxes, series: PlotSeries[], baseWidth = 640, height = 440): string {
+  // baseWidth has a 170 px legend column; it widens, and the document with it, for long series
+  // names (about 6.6 px a character at 12 px).
+  const longest = series.reduce((l, s) => Math.max(l, s.name.length), 0);
+  const right = Math.max(170, 44 + Math.ceil(6.6 * longest));
+  const width = baseWidth + right - 170;
+  const m = { left: 64, right, top: 36, bottom: 52 };
   const pw = width - m.left - m.right;
   const ph = height - m.top - m.bottom;
   const sx = (x: number) => m.left + ((x - axes.x[0]) / (axes.x[1] - axes.x[0])) * pw;
