@@ -6,6 +6,8 @@
  * order, so both give the same bits.
  */
 
+import { hexBytes, lazyModule, LITTLE_ENDIAN } from "./wasm-module.js";
+
 /** Hidden units the kernel handles. */
 export const KERNEL_UNITS = 16;
 /** Arcs per kernel call (the list and output areas hold this many). */
@@ -106,24 +108,9 @@ const KERNEL_HEX = [
   "20 09 41 01 6b 21 09", // q -= 1
   "20 09 0d 00 0b 0b", // continue while q; end loop, end
 ];
-const KERNEL_BYTES = Uint8Array.from(KERNEL_HEX.join(" ").split(" "), (h) => parseInt(h, 16));
-
-let wasmModule: WebAssembly.Module | null | undefined;
 
 /** The compiled module, or null where WebAssembly or its SIMD instructions are missing. */
-function kernelModule(): WebAssembly.Module | null {
-  if (wasmModule !== undefined) return wasmModule;
-  wasmModule = null;
-  try {
-    if (typeof WebAssembly === "object" && WebAssembly.validate(KERNEL_BYTES))
-      wasmModule = new WebAssembly.Module(KERNEL_BYTES);
-  } catch {
-    wasmModule = null;
-  }
-  return wasmModule;
-}
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+const kernelModule = lazyModule(hexBytes(KERNEL_HEX));
 
 /** Whether this runtime runs the arc network's WebAssembly kernel. */
 export function hasArcKernel(): boolean {

@@ -100,6 +100,8 @@ export class ArcMlp {
   private headDone = new Int32Array(0);
   private modDone = new Int32Array(0);
   private stamp = 0;
+  /** The five rows of the token being summed (`tokenRows`). */
+  private readonly rows = new Int32Array(5);
   /** Positions the per-sentence buffers hold. */
   cap = 0;
   /**
@@ -234,19 +236,20 @@ export class ArcMlp {
     for (let i = 1; i <= n; i++) word[i] = table[s.form[i]!]!;
   }
 
-  /** Row of token field f (0…7: head tag, ctag, tag before, tag after, then the modifier's) for token i and direction d. */
-  tokenRow(d: number, f: number, i: number): number {
-    const id =
-      f === 1 || f === 5
-        ? this.ctag[i]!
-        : f === 2 || f === 6
-          ? i > 0
-            ? this.tag[i - 1]!
-            : this.shape.tags
-          : f === 3 || f === 7
-            ? this.tag[i + 1]!
-            : this.tag[i]!;
-    return this.layout.token[d * TOKEN_FIELDS + f]! + id;
+  /**
+   * Writes to out[0 … 4] the embedding rows token i reads as the head (or the modifier) of an arc in
+   * direction d: its tag, coarse tag, the tags before and after it (each conjoined with d), and its
+   * word.
+   */
+  tokenRows(d: number, i: number, head: boolean, out: Int32Array): void {
+    const tag = this.tag;
+    const T = this.layout.token;
+    const f = d * TOKEN_FIELDS + (head ? 0 : 4);
+    out[0] = T[f]! + tag[i]!;
+    out[1] = T[f + 1]! + this.ctag[i]!;
+    out[2] = T[f + 2]! + (i > 0 ? tag[i - 1]! : this.shape.tags);
+    out[3] = T[f + 3]! + tag[i + 1]!;
+    out[4] = (head ? this.layout.headWord : this.layout.modWord) + this.word[i]!;
   }
 
   /**
@@ -282,60 +285,32 @@ export class ArcMlp {
    * two sums and its length row.
    */
   private sumHead(d: number, i: number): void {
-    const tag = this.tag;
-    const f = d * TOKEN_FIELDS;
-    const T = this.layout.token;
+    this.tokenRows(d, i, true, this.rows);
     // The root (i = 0) only heads arcs to its right: no span term to its left.
-    const sign = d === 0 ? -1 : i > 0 ? 1 : 0;
     this.sumRows(
       (d * this.cap + i) * this.hidden,
       true,
-      T[f]! + tag[i]!,
-      T[f + 1]! + this.ctag[i]!,
-      T[f + 2]! + (i > 0 ? tag[i - 1]! : this.shape.tags),
-      T[f + 3]! + tag[i + 1]!,
-      this.layout.headWord + this.word[i]!,
       d === 0 ? i : i > 0 ? i - 1 : 0,
-      sign,
+      d === 0 ? -1 : i > 0 ? 1 : 0,
     );
     this.headDone[d * this.cap + i] = this.stamp;
   }
 
   /** Sums token i's modifier-side rows for direction d, with its part of the span term (see `sumHead`). */
   private sumMod(d: number, i: number): void {
-    const tag = this.tag;
-    const f = d * TOKEN_FIELDS + 4;
-    const T = this.layout.token;
-    this.sumRows(
-      (d * this.cap + i) * this.hidden,
-      false,
-      T[f]! + tag[i]!,
-      T[f + 1]! + this.ctag[i]!,
-      T[f + 2]! + tag[i - 1]!,
-      T[f + 3]! + tag[i + 1]!,
-      this.layout.modWord + this.word[i]!,
-      d === 0 ? i - 1 : i,
-      d === 0 ? 1 : -1,
-    );
+    this.tokenRows(d, i, false, this.rows);
+    this.sumRows((d * this.cap + i) * this.hidden, false, d === 0 ? i - 1 : i, d === 0 ? 1 : -1);
     this.modDone[d * this.cap + i] = this.stamp;
   }
 
   /**
-   * Writes (((((b1 or 0) + row r1) + r2) + r3) + r4) + r5) + sign · span[p] to the head sums (head) or
-   * the modifier sums at element o: by the kernel, or in the same order in JavaScript.
+   * Writes (((((b1 or 0) + the five rows `tokenRows` left in this.rows, in order) + sign · span[p] to
+   * the head sums (head) or the modifier sums at element o: by the kernel, or in the same order in
+   * JavaScript.
    */
-  private sumRows(
-    o: number,
-    head: boolean,
-    r1: number,
-    r2: number,
-    r3: number,
-    r4: number,
-    r5: number,
-    p: number,
-    sign: number,
-  ): void {
+  private sumRows(o: number, head: boolean, p: number, sign: number): void {
     const H = this.hidden;
+    const r = this.rows;
     const k = this.kernel;
     if (k !== null) {
       const at = k.embAt;
@@ -343,11 +318,11 @@ export class ArcMlp {
       k.sum(
         (head ? k.headAt : k.modAt) + o * 8,
         at + (head ? k.rows : k.rows + 1) * rb,
-        at + r1 * rb,
-        at + r2 * rb,
-        at + r3 * rb,
-        at + r4 * rb,
-        at + r5 * rb,
+        at + r[0]! * rb,
+        at + r[1]! * rb,
+        at + r[2]! * rb,
+        at + r[3]! * rb,
+        at + r[4]! * rb,
         k.spanAt + p * rb,
         sign,
       );
@@ -357,11 +332,11 @@ export class ArcMlp {
     const b1 = this.b1;
     const dst = head ? this.headSum : this.modSum;
     const sp = this.span;
-    const a1 = r1 * H;
-    const a2 = r2 * H;
-    const a3 = r3 * H;
-    const a4 = r4 * H;
-    const a5 = r5 * H;
+    const a1 = r[0]! * H;
+    const a2 = r[1]! * H;
+    const a3 = r[2]! * H;
+    const a4 = r[3]! * H;
+    const a5 = r[4]! * H;
     const so = p * H;
     for (let j = 0; j < H; j++)
       dst[o + j] =
@@ -420,40 +395,14 @@ export class ArcMlp {
     const H = this.hidden;
     const cap = this.cap;
     const kernel = this.kernel;
-    let count = 0;
-    if (kernel !== null) {
-      const list = kernel.list;
-      let k = 0;
-      for (let h = 0; h <= n; h++) {
-        const row = h * size;
-        for (let m = 1; m <= n; m++) {
-          if (bits[row + m] === 0) continue;
-          const d = h < m ? 0 : 1;
-          if (this.headDone[d * cap + h] !== this.stamp) this.sumHead(d, h);
-          if (this.modDone[d * cap + m] !== this.stamp) this.sumMod(d, m);
-          list[k++] = kernel.headAt + (d * cap + h) * H * 8;
-          list[k++] = kernel.modAt + (d * cap + m) * H * 8;
-          list[k++] = kernel.distAt + distRow(h, m) * H * 8;
-          if (k === 3 * KERNEL_CHUNK) {
-            kernel.score(KERNEL_CHUNK, this.b2);
-            out.set(kernel.out, count);
-            count += KERNEL_CHUNK;
-            k = 0;
-          }
-        }
-      }
-      if (k > 0) {
-        kernel.score(k / 3, this.b2);
-        out.set(kernel.out.subarray(0, k / 3), count);
-        count += k / 3;
-      }
-      return count;
-    }
     const hs = this.headSum;
     const ms = this.modSum;
     const dist = this.distRows;
     const w2 = this.w2d;
     const b2 = this.b2;
+    let count = 0;
+    // Kernel: the arcs' byte offsets, k of them listed so far.
+    let k = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       for (let m = 1; m <= n; m++) {
@@ -464,6 +413,19 @@ export class ArcMlp {
         const ho = (d * cap + h) * H;
         const mo = (d * cap + m) * H;
         const dr = distRow(h, m) * H;
+        if (kernel !== null) {
+          const list = kernel.list;
+          list[k++] = kernel.headAt + ho * 8;
+          list[k++] = kernel.modAt + mo * 8;
+          list[k++] = kernel.distAt + dr * 8;
+          if (k === 3 * KERNEL_CHUNK) {
+            kernel.score(KERNEL_CHUNK, b2);
+            out.set(kernel.out, count);
+            count += KERNEL_CHUNK;
+            k = 0;
+          }
+          continue;
+        }
         let a0 = 0;
         let a1 = 0;
         for (let j = 0; j < H; j += 2) {
@@ -475,6 +437,11 @@ export class ArcMlp {
         }
         out[count++] = b2 + (a0 + a1);
       }
+    }
+    if (kernel !== null && k > 0) {
+      kernel.score(k / 3, b2);
+      out.set(kernel.out.subarray(0, k / 3), count);
+      count += k / 3;
     }
     return count;
   }

@@ -5,6 +5,8 @@
  * 4-lane adds per feature) where the runtime supports it, and a plain JavaScript loop otherwise.
  */
 
+import { hexBytes, lazyModule, LITTLE_ENDIAN } from "./wasm-module.js";
+
 /** The weight table and the buffers one kernel owns. */
 export interface TokenScoreKernel {
   /** "wasm-simd" or "js". */
@@ -49,29 +51,14 @@ const KERNEL_HEX = [
   "20 02 20 05 fd 0b 04 10", // v128.store out + 16, acc1
   "0b", // end
 ];
-const KERNEL_BYTES = Uint8Array.from(KERNEL_HEX.join(" ").split(" "), (h) => parseInt(h, 16));
 
-let wasmModule: WebAssembly.Module | null | undefined;
-
-/** The compiled kernel module, or null where WebAssembly or its SIMD instructions are missing. */
-function kernelModule(): WebAssembly.Module | null {
-  if (wasmModule !== undefined) return wasmModule;
-  wasmModule = null;
-  try {
-    if (typeof WebAssembly === "object" && WebAssembly.validate(KERNEL_BYTES))
-      wasmModule = new WebAssembly.Module(KERNEL_BYTES);
-  } catch {
-    wasmModule = null;
-  }
-  return wasmModule;
-}
+/** The compiled module, or null where WebAssembly or its SIMD instructions are missing. */
+const kernelModule = lazyModule(hexBytes(KERNEL_HEX));
 
 /** Whether this runtime runs the WebAssembly SIMD kernel. */
 export function hasSimdKernel(): boolean {
   return kernelModule() !== null;
 }
-
-const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /**
  * A kernel over a copy of `weights` (ROW entries per slot) with room for `maxSlots` slots per call:

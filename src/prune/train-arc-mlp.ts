@@ -68,6 +68,7 @@ export class ArcMlpGradient {
   private dMod = new Float64Array(0);
   private dSpan = new Float64Array(0);
   private readonly acc: Float64Array;
+  private readonly rows = new Int32Array(5);
 
   constructor(readonly net: ArcMlp) {
     this.acc = new Float64Array(net.hidden);
@@ -130,19 +131,16 @@ export class ArcMlpGradient {
     const n = net.n;
     const L = net.layout;
     const g = this.emb;
+    const rows = this.rows;
     for (let d = 0; d < 2; d++)
       for (let i = 0; i <= n; i++) {
         const o = (d * net.cap + i) * H;
-        for (let f = 0; f < 5; f++) {
-          const r = (f < 4 ? net.tokenRow(d, f, i) : L.headWord + net.word[i]!) * H;
-          for (let j = 0; j < H; j++) g[r + j]! += this.dHead[o + j]!;
-        }
+        net.tokenRows(d, i, true, rows);
+        for (const r of rows) for (let j = 0; j < H; j++) g[r * H + j]! += this.dHead[o + j]!;
         for (let j = 0; j < H; j++) this.b1[j]! += this.dHead[o + j]!;
         if (i === 0) continue;
-        for (let f = 4; f < 9; f++) {
-          const r = (f < 8 ? net.tokenRow(d, f, i) : L.modWord + net.word[i]!) * H;
-          for (let j = 0; j < H; j++) g[r + j]! += this.dMod[o + j]!;
-        }
+        net.tokenRows(d, i, false, rows);
+        for (const r of rows) for (let j = 0; j < H; j++) g[r * H + j]! += this.dMod[o + j]!;
       }
     // Position p lies strictly between the arcs whose difference entries bracket it.
     const acc = this.acc;
