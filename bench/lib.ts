@@ -12,7 +12,7 @@ import { pairedBootstrap } from "../src/eval/bootstrap.js";
 import { percent } from "../src/eval/percent.js";
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
 import type { SentenceTags } from "../src/eval/tag-errors.js";
-import { parsePruned } from "../src/parser/pruned-parse.js";
+import { parseBlock } from "../src/parser/pruned-parse.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import type { Pipeline } from "../src/pipeline/pipeline.js";
@@ -397,7 +397,7 @@ export function parseWithTags(
       vocab,
     ),
   );
-  const { result: parses, seconds } = bestOf(reps, () => sents.map((s) => parsePruned(parser, s, vocab)));
+  const { result: parses, seconds } = bestOf(reps, () => parseBlock(parser, sents, vocab));
   const ev = new AttachmentEvaluator();
   for (let i = 0; i < dev.length; i++) {
     const words = dev[i]!.sentence.words;

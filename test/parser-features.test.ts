@@ -98,7 +98,8 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
   const floats = new Float32Array(1 << bits);
   for (let i = 0; i < floats.length; i++) floats[i] = rng.next() - 0.5;
   // 16-bit weights (as parsers score with): each unigram sum covers all 16 direction/distance bins
-  // of a token at once, and integer sums must come out exactly as feature by feature.
+  // of a token at once (no mask) or one bin as needed (under a mask), and integer sums must come out
+  // exactly as feature by feature.
   const ints = Int16Array.from({ length: 1 << bits }, () => rng.int(65536) - 32768);
   const buf = new Int32Array(MAX_ARC_FEATURES);
   for (let trial = 0; trial < 40; trial++) {

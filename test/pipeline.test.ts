@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
+import { UPOS, XPOS } from "../src/conllu/types.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
@@ -58,6 +59,27 @@ test("raw text → CoNLL-U: sentence ids, # text, multiword range rows, SpaceAft
   const back = [...parseConllu(out.map(toConllu).join(""))];
   assert.equal(back.length, 2);
   assert.equal(back[0]!.sentence.words.length, 6);
+});
+
+test("annotateBlock gives what annotate gives each sentence, in order (input tags and retagged)", () => {
+  const p = new Pipeline(tagger, parser);
+  // Every word tagged NOUN / NN, so that retagging changes the input and both ways are tested.
+  const cs = read.slice(0, 40).map((r) => ({
+    ...r.sentence,
+    words: r.sentence.words.map((w) => w.map((v, j) => (j === UPOS ? "NOUN" : j === XPOS ? "NN" : v))),
+  }));
+  const asIs = p.annotateBlock(cs, false).map(toConllu);
+  const retagged = p.annotateBlock(cs, true).map(toConllu);
+  assert.deepEqual(
+    asIs,
+    cs.map((c) => toConllu(p.annotate(c, false))),
+  );
+  assert.deepEqual(
+    retagged,
+    cs.map((c) => toConllu(p.annotate(c, true))),
+  );
+  assert.notDeepEqual(asIs, retagged);
+  assert.deepEqual(p.annotateBlock([]), []);
 });
 
 test("tree rendering: hand-worked example", () => {

@@ -14,7 +14,7 @@ import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import { Parser } from "../src/parser/parser.js";
-import { parsePruned } from "../src/parser/pruned-parse.js";
+import { PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { bundleFromModelData, bundleToModelData } from "../src/pipeline/bundle.js";
@@ -83,6 +83,24 @@ test("every parser parses identically with and without a cascade that removes no
     }
   }
   assert.equal(keep.calls, parsers.length * dev.length);
+});
+
+test("parseBlock (the cascade over a block, then the parser) gives each sentence's parsePruned result", () => {
+  // Over PARSE_BLOCK sentences, so that the block is cut; the masks are random, drawn in sentence
+  // order both ways (a pass with its own random state, seeded alike).
+  const many = Array.from({ length: Math.ceil((PARSE_BLOCK + 10) / dev.length) }, () => dev).flat();
+  for (const [name, p] of parsers) {
+    const cascade = new PruningCascade([new RandomDropPass(9, 0.3)]);
+    const each = many.map((s) => parsePruned(p, s, vocab, cascade));
+    const again = new PruningCascade([new RandomDropPass(9, 0.3)]);
+    const block = parseBlock(p, many, vocab, again);
+    assert.equal(block.length, many.length);
+    block.forEach((r, i) => {
+      assert.deepEqual(Array.from(r.heads), Array.from(each[i]!.heads), `${name} sentence ${i}`);
+      assert.deepEqual(Array.from(r.labels), Array.from(each[i]!.labels), `${name} sentence ${i}`);
+    });
+  }
+  assert.deepEqual(parseBlock(eisner, [], vocab), []);
 });
 
 test("whatever a cascade removes, every parser still returns a tree (fallback flagged)", () => {

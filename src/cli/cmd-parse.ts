@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
@@ -8,6 +9,8 @@ import { resolvePruneSpec } from "../prune/spec.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
+import { PARSE_BLOCK } from "../parser/pruned-parse.js";
+import { readyBlocks } from "../util/blocks.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
 
@@ -39,6 +42,15 @@ options:
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
   -h, --help        show this help
 `;
+
+/** Whether `path` names a regular file (all its input is there: blocks need not stop for more). */
+function isFile(path: string): boolean {
+  try {
+    return path !== "-" && statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 /** `vineparse parse`: parses CoNLL-U or raw text with a trained model. */
 export const command: Command = {
@@ -122,13 +134,16 @@ export const command: Command = {
         }))
           emit(a);
       } else {
-        for await (const r of streamConllu(values.input!, {
+        const input = streamConllu(values.input!, {
           requireTree: false,
           onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
           onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
-        })) {
+        });
+        // A block at a time (each stage over the whole block: see PARSE_BLOCK).
+        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!))) {
           if (sentences === 0) start = process.hrtime.bigint();
-          emit(pipeline.annotate(r.sentence, values.retag === true));
+          const cs = block.map((r) => r.sentence);
+          for (const a of pipeline.annotateBlock(cs, values.retag === true)) emit(a);
         }
       }
       out.commit();

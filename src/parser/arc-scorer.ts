@@ -28,6 +28,11 @@ export class ArcScorer {
   private headCache = new Float64Array(0);
   private modCache = new Float64Array(0);
   private readonly between = new BetweenTags();
+  /** Whether unigram sums are made per bin (`fillBin`) rather than all bins of a position at once. */
+  private perBin = false;
+  /** Per position and side (2i: head, 2i + 1: modifier): the sum of the base unigram weights, and their indices. */
+  private baseSum = new Float64Array(0);
+  private baseIdx = new Int32Array(0);
 
   constructor(
     /**
@@ -50,6 +55,13 @@ export class ArcScorer {
     }
     this.headCache.fill(Number.NaN, 0, size * 32);
     this.modCache.fill(Number.NaN, 0, size * 32);
+    if (this.baseSum.length < size * 2) {
+      this.baseSum = new Float64Array(size * 4);
+      this.baseIdx = new Int32Array(size * 4 * BASE_FEATURES);
+    }
+    this.baseSum.fill(Number.NaN, 0, size * 2);
+    // Under a mask most tokens take part in few arcs: their unigram sums are made per bin as needed.
+    this.perBin = mask !== null;
     const scores = this.scores;
     const between = this.between;
     let scored = 0;
@@ -101,14 +113,48 @@ export class ArcScorer {
     if (s !== s) {
       const w = this.weights;
       const buf = this.buf;
-      unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
-      if (w instanceof Int16Array) fillBins(w, buf, cache, i * 32);
-      else {
+      if (!(w instanceof Int16Array && this.perBin)) unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
+      if (w instanceof Int16Array) {
+        if (this.perBin) this.fillBin(w, x, i, side, di, cache);
+        else fillBins(w, buf, cache, i * 32);
+      } else {
         let t = 0;
         for (let j = 0; j < UNIGRAM_FEATURES; j++) t += w[buf[j]!]!;
         cache[i * 32 + di] = t;
       }
     }
+  }
+
+  /**
+   * Fills cache[i * 32 + di] alone (as `fillBins` would with the others): the sum of the base unigram
+   * weights of position i on one side, kept with their indices the first time the position is asked
+   * for, plus the weights of those indices conjoined with bin di.
+   */
+  private fillBin(
+    w: Int16Array,
+    x: FeatureSentence,
+    i: number,
+    side: number,
+    di: number,
+    cache: Float64Array,
+  ): void {
+    const slot = 2 * i + (side === HEAD_SIDE ? 0 : 1);
+    const idx = this.baseIdx;
+    const o = slot * BASE_FEATURES;
+    let t = this.baseSum[slot]!;
+    if (t !== t) {
+      const buf = this.buf;
+      unigramFeatures(x, i, side, 0x100 | 1, buf, 0, w.length - 1);
+      t = 0;
+      for (let j = 0; j < BASE_FEATURES; j++) {
+        const f = buf[2 * j]!;
+        idx[o + j] = f;
+        t += w[f]!;
+      }
+      this.baseSum[slot] = t;
+    }
+    for (let j = 0; j < BASE_FEATURES; j++) t += w[idx[o + j]! ^ di]!;
+    cache[i * 32 + di] = t;
   }
 
   /** Writes the score of arc h→m to out[at], with `this.between` holding the tags strictly between them. */
@@ -126,6 +172,9 @@ export class ArcScorer {
     out[at] = s * this.scale;
   }
 }
+
+/** Number of base (unconjoined) unigram features of one side of an arc. */
+const BASE_FEATURES = UNIGRAM_FEATURES / 2;
 
 /**
  * Writes to cache[o + di], for every direction/distance bin di (1…8: head left, 17…24: head right),

@@ -2,7 +2,7 @@ import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
 import { type AttachmentScores, AttachmentEvaluator } from "../eval/attachment.js";
 import type { PruningCascade } from "../prune/cascade.js";
-import { parsePruned } from "./pruned-parse.js";
+import { parseBlock } from "./pruned-parse.js";
 import type { DependencyParser } from "./types.js";
 
 /**
@@ -18,12 +18,13 @@ export function evaluateParser(
   const ev = new AttachmentEvaluator({ punctUpos: vocab.upos.get("PUNCT") });
   const ids = new Int32Array(parser.labels.length);
   for (let l = 0; l < ids.length; l++) ids[l] = vocab.deprel.add(parser.labels[l]!);
-  for (const s of sentences) {
-    const r = parsePruned(parser, s, vocab, cascade);
+  const results = parseBlock(parser, sentences, vocab, cascade);
+  sentences.forEach((s, i) => {
+    const r = results[i]!;
     const rel = new Int32Array(s.n + 1);
     for (let m = 1; m <= s.n; m++) rel[m] = ids[r.labels[m]!]!;
     ev.addSentence(s, r.heads, rel);
-  }
+  });
   return ev.scores();
 }
 

@@ -1,6 +1,8 @@
 import type { AnnotatedSentence, Pipeline } from "./pipeline.js";
 import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
+import { PARSE_BLOCK } from "../parser/pruned-parse.js";
+import { readyBlocks } from "../util/blocks.js";
 import { segmentStream, type StreamSegmentOptions } from "./text-stream.js";
 
 /** Options of `parseTextStream`. */
@@ -11,8 +13,8 @@ export interface StreamTextOptions extends StreamSegmentOptions {
 
 /**
  * Splits, tokenizes, tags and parses raw text that arrives in pieces (e.g. `readUtf8Chunks(path)`),
- * yielding each sentence as soon as it is parsed: memory stays bounded whatever the input size (see
- * `segmentStream`), and output can start at once. Spans are offsets into the whole input. Gives the
+ * yielding sentences as soon as they are parsed (a block of those ready at a time): memory stays
+ * bounded whatever the input size (see `segmentStream`), and output can start at once. Spans are offsets into the whole input. Gives the
  * same sentences as `Pipeline.parseText` on the whole text.
  */
 export async function* parseTextStream(
@@ -23,11 +25,17 @@ export async function* parseTextStream(
   if (pipeline.tagger === null) throw noTaggerError();
   const prefix = opts.idPrefix ?? "s";
   let count = 0;
-  for await (const { text, offset, sentence } of segmentStream(source, opts)) {
-    const a = pipeline.annotate(rawToConllu(text, sentence, `${prefix}${++count}`), true);
-    const spans: number[] = [];
-    for (const w of sentence.words) spans.push(offset + w.start, offset + w.end);
-    a.spans = spans;
-    yield a;
+  // A block of the sentences ready at a time (each stage over the whole block: see PARSE_BLOCK).
+  for await (const block of readyBlocks(segmentStream(source, opts), PARSE_BLOCK)) {
+    const cs = block.map(({ text, sentence }) => rawToConllu(text, sentence, `${prefix}${++count}`));
+    const annotated = pipeline.annotateBlock(cs, true);
+    for (let i = 0; i < block.length; i++) {
+      const { offset, sentence } = block[i]!;
+      const a = annotated[i]!;
+      const spans: number[] = [];
+      for (const w of sentence.words) spans.push(offset + w.start, offset + w.end);
+      a.spans = spans;
+      yield a;
+    }
   }
 }

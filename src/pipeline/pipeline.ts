@@ -2,7 +2,8 @@ import { type ConlluSentence, FORM, UPOS, XPOS } from "../conllu/types.js";
 import { formatSentence } from "../conllu/write.js";
 import { sentenceFromWords } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
-import type { DependencyParser } from "../parser/types.js";
+import { parseBlock } from "../parser/pruned-parse.js";
+import type { DependencyParser, ParseResult } from "../parser/types.js";
 import type { PruningCascade } from "../prune/cascade.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 import type { Tagger } from "../tagger/tagger.js";
@@ -55,6 +56,41 @@ export class Pipeline {
    * (null = every arc), else under the mask the pipeline's cascade leaves.
    */
   annotate(c: ConlluSentence, retag = false, mask?: ArcMask | null): AnnotatedSentence {
+    if (mask === undefined) return this.annotateBlock([c], retag)[0]!;
+    const w = this.words(c, retag);
+    this.freshVocab();
+    const s = sentenceFromWords(w.forms, w.upos, w.xpos, this.vocab);
+    return this.assemble(c, w, this.parser.parse(s, this.vocab, mask));
+  }
+
+  /**
+   * Annotates sentences as `annotate` does each (the same results, in order), a stage at a time over
+   * the block: tagging, then the cascade's masks, then parsing (see `parseBlock`), so that each
+   * model's tables stay in the caches through its stage.
+   */
+  annotateBlock(cs: readonly ConlluSentence[], retag = false): AnnotatedSentence[] {
+    const words = cs.map((c) => this.words(c, retag));
+    this.freshVocab();
+    const sentences = words.map((w) => sentenceFromWords(w.forms, w.upos, w.xpos, this.vocab));
+    const results = parseBlock(this.parser, sentences, this.vocab, this.cascade);
+    return cs.map((c, i) => this.assemble(c, words[i]!, results[i]!));
+  }
+
+  /** Splits, tokenizes, tags and parses raw text. */
+  parseText(text: string, opts: TextOptions = {}): AnnotatedSentence[] {
+    const prefix = opts.idPrefix ?? "s";
+    const segments = segmentText(text, opts);
+    const blocks = segments.map((s) => rawToConllu(text, s, `${prefix}${++this.count}`));
+    return this.annotateBlock(blocks, true).map((a, i) => {
+      const spans: number[] = [];
+      for (const w of segments[i]!.words) spans.push(w.start, w.end);
+      a.spans = spans;
+      return a;
+    });
+  }
+
+  /** The words of a CoNLL-U sentence with their tags: the input's, or the tagger's (if `retag` or any is missing). */
+  private words(c: ConlluSentence, retag: boolean): Words {
     const n = c.words.length;
     const forms = new Array<string>(n);
     let upos = new Array<string>(n);
@@ -73,40 +109,38 @@ export class Pipeline {
       upos = t.upos;
       xpos = t.xpos;
     }
-    // Forms are interned for feature lookup; start afresh now and then so a long stream stays bounded.
+    return { forms, upos, xpos };
+  }
+
+  /** Forms are interned for feature lookup; start afresh now and then so a long stream stays bounded. */
+  private freshVocab(): void {
     if (this.vocab.form.size > 1_000_000) this.vocab = new Vocabularies();
-    const s = sentenceFromWords(forms, upos, xpos, this.vocab);
-    const r = this.parser.parse(
-      s,
-      this.vocab,
-      mask === undefined ? this.cascade.maskFor(s, this.vocab) : mask,
-    );
+  }
+
+  /** The annotated sentence of `c` from its words and parse. */
+  private assemble(c: ConlluSentence, w: Words, r: ParseResult): AnnotatedSentence {
+    const n = w.forms.length;
     const labels = this.parser.labels;
     const deprels = new Array<string>(n + 1);
     deprels[0] = "";
     for (let m = 1; m <= n; m++) deprels[m] = labels[r.labels[m]!]!;
     return {
       conllu: c,
-      forms: ["", ...forms],
-      upos: ["", ...upos],
-      xpos: ["", ...xpos],
+      forms: ["", ...w.forms],
+      upos: ["", ...w.upos],
+      xpos: ["", ...w.xpos],
       heads: r.heads,
       deprels,
       fallback: r.fallback,
     };
   }
+}
 
-  /** Splits, tokenizes, tags and parses raw text. */
-  parseText(text: string, opts: TextOptions = {}): AnnotatedSentence[] {
-    const prefix = opts.idPrefix ?? "s";
-    return segmentText(text, opts).map((s) => {
-      const a = this.annotate(rawToConllu(text, s, `${prefix}${++this.count}`), true);
-      const spans: number[] = [];
-      for (const w of s.words) spans.push(w.start, w.end);
-      a.spans = spans;
-      return a;
-    });
-  }
+/** A sentence's forms and tags (0-based). */
+interface Words {
+  forms: string[];
+  upos: string[];
+  xpos: string[];
 }
 
 /** CoNLL-U of an annotated sentence (tags, heads and relations written into the block). */
