@@ -12,7 +12,7 @@ import { pairedBootstrap } from "../src/eval/bootstrap.js";
 import { percent } from "../src/eval/percent.js";
 import { type Cell, formatMarkdownTable, formatTable } from "../src/eval/table.js";
 import type { SentenceTags } from "../src/eval/tag-errors.js";
-import { parseBlock } from "../src/parser/pruned-parse.js";
+import { parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import type { Pipeline } from "../src/pipeline/pipeline.js";
@@ -379,14 +379,16 @@ export function bestOf<T>(reps: number, f: () => T): { result: T; seconds: numbe
 
 /**
  * Parses the gold-tokenized sentences of `dev` with the given tags (one `SentenceTags` per sentence)
- * and scores them against `dev`'s gold trees. Parsing is timed alone, best of `reps` passes (every
- * pass gives the same trees).
+ * and scores them against `dev`'s gold trees. Parsing (with the parser's own cascade) is timed alone,
+ * best of `reps` passes (every pass gives the same trees): a block at a time (`parseBlock`), or with
+ * `bySentence` the cascade and the parser in turn for each sentence.
  */
 export function parseWithTags(
   parser: DependencyParser,
   dev: readonly ReadSentence[],
   tags: readonly SentenceTags[],
   reps = 1,
+  bySentence = false,
 ): { scores: AttachmentScores; seconds: number } {
   const vocab = new Vocabularies();
   const sents = dev.map((r, i) =>
@@ -397,7 +399,9 @@ export function parseWithTags(
       vocab,
     ),
   );
-  const { result: parses, seconds } = bestOf(reps, () => parseBlock(parser, sents, vocab));
+  const { result: parses, seconds } = bestOf(reps, () =>
+    bySentence ? sents.map((x) => parsePruned(parser, x, vocab)) : parseBlock(parser, sents, vocab),
+  );
   const ev = new AttachmentEvaluator();
   for (let i = 0; i < dev.length; i++) {
     const words = dev[i]!.sentence.words;
