@@ -144,6 +144,7 @@ export class ArcScorer {
     let t = this.baseSum[slot]!;
     if (t !== t) {
       const buf = this.buf;
+      // Any direction/distance will do: only the base indices (at even places) are read.
       unigramFeatures(x, i, side, 0x100 | 1, buf, 0, w.length - 1);
       t = 0;
       for (let j = 0; j < BASE_FEATURES; j++) {
