@@ -13,6 +13,7 @@ import { TagMap } from "../src/prune/tag-map.js";
 import { ArcMlpGradient, frequentWords, trainArcMlp } from "../src/prune/train-arc-mlp.js";
 import { Rng } from "../src/util/rng.js";
 import { randomHeads, singleRooted } from "./helpers.js";
+import { assertSamePruning } from "./prune-helpers.js";
 import { sentencesOf, tinyConllu } from "./tiny-treebank.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -259,14 +260,7 @@ test("arc network: training separates a toy treebank's arcs, is deterministic, a
   assert.deepEqual(back.network!.net.emb, a.net.emb);
   assert.equal(back.network!.weight, 0.75);
   assert.equal(back.describe(), f.describe());
-  const runner = new PruningCascade();
-  for (const s of train.slice(0, 40)) {
-    const x = ArcMask.full(s.n);
-    const y = ArcMask.full(s.n);
-    f.prune(runner.prepare(s, vocab), x);
-    back.prune(runner.prepare(s, vocab), y);
-    assert.deepEqual(x.bits, y.bits);
-  }
+  assertSamePruning(f, back, train.slice(0, 40), vocab);
   const bad = f.toModelData();
   (bad.meta.network as Record<string, unknown>).hidden = 0;
   assert.throws(

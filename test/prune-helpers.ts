@@ -76,3 +76,20 @@ export function checkOnlyRemoves(
   }
   return before === 0 ? 0 : 1 - after / before;
 }
+
+/** Checks that two passes (e.g. a filter and its round-tripped copy) keep the same arcs of every sentence. */
+export function assertSamePruning(
+  a: ArcPruner,
+  b: ArcPruner,
+  sentences: readonly Sentence[],
+  vocab: Vocabularies,
+): void {
+  const runner = new PruningCascade();
+  for (const s of sentences) {
+    const x = ArcMask.full(s.n);
+    const y = ArcMask.full(s.n);
+    a.prune(runner.prepare(s, vocab), x);
+    b.prune(runner.prepare(s, vocab), y);
+    assert.deepEqual(x.bits, y.bits);
+  }
+}

@@ -16,7 +16,7 @@ import { trainQuadraticFilter } from "../src/prune/train-quadratic.js";
 import { trainTokenRoleFilter } from "../src/prune/train-token-roles.js";
 import { Rng } from "../src/util/rng.js";
 import { logOddsLearner } from "./filter-test-learner.js";
-import { checkOnlyRemoves } from "./prune-helpers.js";
+import { assertSamePruning, checkOnlyRemoves } from "./prune-helpers.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const vocab = new Vocabularies();
@@ -68,13 +68,7 @@ test("quadratic filter: hand-set weights remove exactly the arcs scoring above t
   v1.arrays = { delta: packed.delta, value: packed.value };
   const old = QuadraticFilter.fromModelData(v1, "q.vpf");
   assert.equal(old.coarseMap, null);
-  for (const s of dev.slice(0, 20)) {
-    const a = ArcMask.full(s.n);
-    const b = ArcMask.full(s.n);
-    f.prune(runner.prepare(s, vocab), a);
-    old.prune(runner.prepare(s, vocab), b);
-    assert.deepEqual(a.bits, b.bits);
-  }
+  assertSamePruning(f, old, dev.slice(0, 20), vocab);
   // Version 2 files (coarse tags, weights delta-coded) load with the same weights.
   const v2 = f.toModelData();
   v2.meta.version = 2;

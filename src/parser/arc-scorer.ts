@@ -112,12 +112,14 @@ export class ArcScorer {
     const s = cache[i * 32 + di]!;
     if (s !== s) {
       const w = this.weights;
+      if (w instanceof Int16Array && this.perBin) {
+        this.fillBin(w, x, i, side, di, cache);
+        return;
+      }
       const buf = this.buf;
-      if (!(w instanceof Int16Array && this.perBin)) unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
-      if (w instanceof Int16Array) {
-        if (this.perBin) this.fillBin(w, x, i, side, di, cache);
-        else fillBins(w, buf, cache, i * 32);
-      } else {
+      unigramFeatures(x, i, side, dd, buf, 0, w.length - 1);
+      if (w instanceof Int16Array) fillBins(w, buf, cache, i * 32);
+      else {
         let t = 0;
         for (let j = 0; j < UNIGRAM_FEATURES; j++) t += w[buf[j]!]!;
         cache[i * 32 + di] = t;
