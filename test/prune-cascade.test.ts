@@ -85,7 +85,7 @@ test("every parser parses identically with and without a cascade that removes no
   assert.equal(keep.calls, parsers.length * dev.length);
 });
 
-test("parseBlock (the cascade over a block, then the parser) gives each sentence's parsePruned result", () => {
+test("parseBlock (the cascade over a block, then the trees, then their labels) gives each sentence's parsePruned result", () => {
   // Over PARSE_BLOCK sentences, so that the block is cut; the masks are random, drawn in sentence
   // order both ways (a pass with its own random state, seeded alike).
   const many = Array.from({ length: Math.ceil((PARSE_BLOCK + 10) / dev.length) }, () => dev).flat();

@@ -46,8 +46,11 @@ export class AtomCache {
   private known = new Uint8Array(1024);
   private boundTo: Vocab | null = null;
 
-  /** Fills `fs` with the atoms of sentence `s` (whose ids refer to `vocab`). */
-  prepare(s: Sentence, vocab: Vocabularies, fs: FeatureSentence): FeatureSentence {
+  /**
+   * Fills `fs` with the atoms of sentence `s` (whose ids refer to `vocab`); with `pairs` false, not
+   * the head-side states of the pair features (`headPre`), which only arc scoring reads.
+   */
+  prepare(s: Sentence, vocab: Vocabularies, fs: FeatureSentence, pairs = true): FeatureSentence {
     if (vocab.form !== this.boundTo) {
       // Ids are only meaningful within one vocabulary: forget everything learned for another.
       this.known.fill(0);
@@ -91,7 +94,7 @@ export class AtomCache {
     fs.cat[n + 1] = 0;
     fs.numCats = numCats;
     fs.numXpos = vocab.xpos.size;
-    fillHeadPrefixes(fs);
+    if (pairs) fillHeadPrefixes(fs);
     return fs;
   }
 

@@ -20,7 +20,7 @@ import { cascadeFromParts } from "../prune/load-pruner.js";
 import { type PruneRank, TopKPruner } from "../prune/top-k.js";
 import { HigherOrderScorer } from "./higher-order-scorer.js";
 import { Parser } from "./parser.js";
-import type { DependencyParser, ParseResult } from "./types.js";
+import { type DependencyParser, NO_LABELS, type ParseResult } from "./types.js";
 
 /** Version of the sibling / grand-sibling feature templates and weight layout; other models are refused. */
 export const HIGHER_ORDER_FEATURE_VERSION = 6;
@@ -93,18 +93,29 @@ export class HigherOrderParser implements DependencyParser {
 
   /** Parses a sentence whose ids refer to `vocab`, using only the arcs `mask` allows (null = all arcs). */
   parse(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): HigherOrderParseResult {
+    const r = this.parseUnlabelled(s, vocab, mask);
+    r.labels = this.firstOrder.label(this.fs, r.heads);
+    return r;
+  }
+
+  /** `parse` with `labels` left empty, for `labelTree`. */
+  parseUnlabelled(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): HigherOrderParseResult {
     const x = this.atoms.prepare(s, vocab, this.fs);
     const allowed = mask ?? ArcMask.full(x.n);
     const r = this.decodePrepared(x, allowed);
-    const labels = this.firstOrder.label(x, r.heads);
     return {
       heads: r.heads,
-      labels,
+      labels: NO_LABELS,
       fallback: r.fallback,
       arcsScored: this.scorer.arcsScored,
       arcsKept: allowed.count(),
       partsScored: this.scorer.partsScored,
     };
+  }
+
+  /** The labels of tree `heads` of sentence `s`, as `parse` assigns them (by the first-order model). */
+  labelTree(s: Sentence, vocab: Vocabularies, heads: Int32Array): Int32Array {
+    return this.firstOrder.label(this.atoms.prepare(s, vocab, this.fs, false), heads);
   }
 
   /** Maps label indices to the ids of a corpus vocabulary (interning unseen names). */

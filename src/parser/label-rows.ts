@@ -97,14 +97,15 @@ export class LabelRows {
   }
 
   /**
-   * Adds the weights of the listed feature rows into `scores` (indexed by label). The rows' bounds
-   * are read first, all of them, and only then their entries: the bound reads do not depend on one
-   * another, so their cache misses overlap instead of each waiting for the previous row's entries.
+   * Adds the weights of the listed feature rows into `scores` (indexed by label), in units of
+   * `scale`: integer sums are exact (22 rows of 16-bit weights cannot overflow), so which label
+   * scores highest does not depend on the order of the additions. The rows' bounds are read first,
+   * all of them, and only then their entries: the bound reads do not depend on one another, so their
+   * cache misses overlap instead of each waiting for the previous row's entries.
    */
-  accumulate(rows: Int32Array, count: number, scores: Float64Array): void {
+  accumulate(rows: Int32Array, count: number, scores: Int32Array): void {
     const start = this.start;
     const entry = this.entry;
-    const scale = this.scale;
     const bounds = this.bounds.length >= 2 * count ? this.bounds : (this.bounds = new Int32Array(4 * count));
     for (let i = 0; i < count; i++) {
       const r = rows[i]!;
@@ -115,7 +116,7 @@ export class LabelRows {
       const end = bounds[2 * i + 1]!;
       for (let j = bounds[2 * i]!; j < end; j++) {
         const e = entry[j]!;
-        scores[e >>> 16] += Math.fround(((e << 16) >> 16) * scale);
+        scores[e >>> 16] += (e << 16) >> 16;
       }
     }
   }

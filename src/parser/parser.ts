@@ -20,7 +20,7 @@ import { cascadeFromParts } from "../prune/load-pruner.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { LabelRows } from "./label-rows.js";
 import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
-import type { DependencyParser, ParseResult } from "./types.js";
+import { type DependencyParser, NO_LABELS, type ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
 export const FEATURE_VERSION = 5;
@@ -56,7 +56,7 @@ export class Parser implements DependencyParser {
   private readonly decoder: FirstOrderDecoder;
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
   private readonly kids = new ChildSummary();
-  private readonly lscores: Float64Array;
+  private readonly lscores: Int32Array;
   private readonly labelRows: LabelRows;
   private readonly arcInt: QuantizedWeights;
   private arcFloat: Float32Array | null;
@@ -92,7 +92,7 @@ export class Parser implements DependencyParser {
     }
     this.scorer = new ArcScorer(this.arcInt.weights, this.arcInt.scale);
     this.decoder = createFirstOrderDecoder(config.decoder);
-    this.lscores = new Float64Array(labels.length);
+    this.lscores = new Int32Array(labels.length);
     const rows = 1 << config.labelBits;
     if (labelWeights instanceof LabelRows) {
       if (labelWeights.start.length !== rows + 1)
@@ -126,11 +126,22 @@ export class Parser implements DependencyParser {
 
   /** Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`; `mask` restricts the arcs. */
   parse(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): ParseResult {
+    const r = this.parseUnlabelled(s, vocab, mask);
+    r.labels = this.label(this.fs, r.heads);
+    return r;
+  }
+
+  /** `parse` with `labels` left empty, for `labelTree`. */
+  parseUnlabelled(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): ParseResult {
     const x = this.atoms.prepare(s, vocab, this.fs);
     const scores = this.scorer.scoreAll(x, mask);
     const r = this.decoder.decode(x.n, scores, mask);
-    const labels = this.label(x, r.heads);
-    return { heads: r.heads, labels, fallback: r.fallback, arcsScored: this.scorer.scored };
+    return { heads: r.heads, labels: NO_LABELS, fallback: r.fallback, arcsScored: this.scorer.scored };
+  }
+
+  /** The labels of tree `heads` of sentence `s`, as `parse` assigns them. */
+  labelTree(s: Sentence, vocab: Vocabularies, heads: Int32Array): Int32Array {
+    return this.label(this.atoms.prepare(s, vocab, this.fs, false), heads);
   }
 
   /** Feature atoms of the last parsed sentence (for pruning code that shares the parser's features). */

@@ -25,8 +25,9 @@ export function parsePruned(
 }
 
 /**
- * Parses a block of sentences as `parsePruned` parses each (the same results, in order), in two
- * phases: the cascade's masks for every sentence, then the parses. Longer blocks are cut at
+ * Parses a block of sentences as `parsePruned` parses each (the same results, in order), in three
+ * phases: the cascade's masks for every sentence, then the trees, then their labels (the labeller's
+ * tables, like the filters', stay in the caches for a whole phase). Longer blocks are cut at
  * `PARSE_BLOCK` sentences or `PARSE_BLOCK_MASK_BYTES` of masks, so the masks held at once stay bounded.
  */
 export function parseBlock(
@@ -50,7 +51,8 @@ export function parseBlock(
       bytes += (n + 1) * (n + 1);
       masks.push(cascade.maskFor(sentences[to++]!, vocab));
     }
-    for (let i = from; i < to; i++) out[i] = parser.parse(sentences[i]!, vocab, masks[i - from]!);
+    for (let i = from; i < to; i++) out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);
+    for (let i = from; i < to; i++) out[i]!.labels = parser.labelTree(sentences[i]!, vocab, out[i]!.heads);
     masks.length = 0;
     from = to;
   }

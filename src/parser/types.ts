@@ -16,6 +16,9 @@ export interface ParseResult {
   arcsScored: number;
 }
 
+/** The `labels` of a result of `parseUnlabelled`: none yet. */
+export const NO_LABELS: Int32Array = new Int32Array(0);
+
 /** What every trained parser (any order) offers: parse a sentence under an optional arc mask, save itself. */
 export interface DependencyParser {
   /** Factorization order of the model. */
@@ -34,6 +37,13 @@ export interface DependencyParser {
    * allows (null = every arc: exhaustive parsing).
    */
   parse(s: Sentence, vocab: Vocabularies, mask?: ArcMask | null): ParseResult;
+  /**
+   * `parse` without its last step: `labels` is left empty (length 0) for `labelTree` to fill later,
+   * so that a block of sentences can be labelled together (see `parseBlock`).
+   */
+  parseUnlabelled(s: Sentence, vocab: Vocabularies, mask?: ArcMask | null): ParseResult;
+  /** The labels `parse` gives the tree `heads` of `s` (heads[m] for m = 1..n). */
+  labelTree(s: Sentence, vocab: Vocabularies, heads: Int32Array): Int32Array;
   /** Writes the model file atomically. */
   save(path: string): void;
   /** The model-file content (kind "parser"), e.g. for embedding in a pipeline bundle. */
