@@ -112,8 +112,9 @@ class Row {
 
 /**
  * `npm run bench -- cascade --model1 M1 --model2 M2 --model3 M3 [--dev F] [--reps 3] [--k 10]
- * [--local-short FILE] [--local FILE]`: models trained with `vineparse train --order N --prune vine`
- * (or `--prune CASCADE_FILE`); every row runs the same final model of its order.
+ * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…]`: models trained with
+ * `vineparse train --order N --prune vine` (or `--prune CASCADE_FILE`); every row runs the same final
+ * model of its order, but the --also rows, which run other models of that order with their own cascades.
  */
 export const experiment: Experiment = {
   summary: "vine-pruning cascade (Rush & Petrov 2012): speed, pruning, oracle, UAS-P, exponents per order",
@@ -129,7 +130,18 @@ export const experiment: Experiment = {
       local: { type: "string" },
       limit: { type: "string" },
       alphas: { type: "string" },
+      also: { type: "string" },
     });
+    // Other models' own cascades, each a row of its order: "ORDER:NAME=PATH;…" (e.g. a model trained
+    // with --prune FILTER,vine, whose cascade starts with the filters).
+    const also = (values.also ?? "")
+      .split(";")
+      .filter((x) => x.trim() !== "")
+      .map((entry) => {
+        const m = /^\s*([123])\s*:\s*([^=]+?)\s*=\s*(.+?)\s*$/.exec(entry);
+        if (m === null) throw new BenchAbort(`cascade: --also wants ORDER:NAME=PATH, not "${entry}"`);
+        return { order: Number(m[1]), name: m[2]!, path: m[3]! };
+      });
     // Extra VineCascade rows with the passes' α replaced: "a1,a2,a3;b1,b2,b3" (one value per pass).
     const alphaSets = (values.alphas ?? "")
       .split(";")
@@ -188,6 +200,13 @@ export const experiment: Experiment = {
           const name = `VineCascade α ${set.slice(0, passes.length).join("/")}`;
           rows.push(new Row(order, name, parser, new PruningCascade(passes), sents, vocab));
         }
+      }
+      for (const a of also.filter((x) => x.order === order)) {
+        const other = loadParser(a.path);
+        if (other.order !== order)
+          throw new BenchAbort(`cascade: ${a.path} is of order ${other.order}, not ${order}`);
+        ctx.note(`order ${order}, ${a.name}: ${a.path}, cascade ${other.cascade.name}`);
+        rows.push(new Row(order, a.name, other, other.cascade, sents, vocab));
       }
     });
     for (const r of rows) r.evaluate();

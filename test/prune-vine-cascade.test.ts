@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -22,6 +22,7 @@ import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { prunerFromModelData, PRUNER_KINDS } from "../src/prune/load-pruner.js";
+import { LenVinePruner } from "../src/prune/len-vine.js";
 import { MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
 import { parsePruneSpec } from "../src/prune/spec.js";
 import { alphaCurve, chooseAlpha, prepareAtoms, trainVineCascade } from "../src/prune/train-spc.js";
@@ -266,6 +267,50 @@ test("structured prediction cascade: a tiny order-3 cascade trained on a toy tre
   assert.equal(chooseAlpha(curve, 0.005).alpha, vine.alpha);
 });
 
+test("structured prediction cascade behind a filter: its passes train on the filter's masks, which lead the cascade", () => {
+  const filter = new LenVinePruner(4);
+  const prefix = new PruningCascade([filter]);
+  const logs: string[] = [];
+  const r = trainVineCascade(train, dev, vocab, {
+    order: 3,
+    prefix,
+    vinePass: false,
+    maxLoss: [0.005, 0.01, 0.01],
+    spc: { epochs: 3, bits: BITS },
+    log: (l) => logs.push(l),
+  });
+  assert.deepEqual(
+    r.cascade.passes.map((p) => p.kind),
+    ["lenvine", "maxmarginal", "maxmarginal"],
+  );
+  assert.equal(r.cascade.passes[0], filter);
+  // One report per pass, the filter's first (no α of its own), with the gold arcs it loses.
+  assert.deepEqual(
+    r.passes.map((p) => p.name),
+    ["lenvine", "first-order", "second-order"],
+  );
+  assert.ok(Number.isNaN(r.passes[0]!.alpha));
+  const byFilter = train.map((s) => prefix.prune(s, vocab));
+  assert.equal(
+    r.passes[0]!.train.keptAfter,
+    byFilter.reduce((a, m) => a + m.count(), 0),
+  );
+  assert.ok(r.passes[0]!.train.goldAfter < r.passes[0]!.train.gold, "the filter loses some long gold arcs");
+  assert.ok(logs.some((l) => l.startsWith("cascade lenvine: train loses")));
+  // Every later pass only removes arcs the filter left (never one it removed), and the masks returned
+  // are what the whole cascade leaves.
+  for (let i = 0; i < train.length; i++) {
+    const m = r.trainMasks[i]!;
+    for (let c = 0; c < m.bits.length; c++) assert.ok(m.bits[c]! <= byFilter[i]!.bits[c]!);
+  }
+  for (let i = 0; i < 20; i++)
+    assert.deepEqual(r.cascade.prune(train[i]!, vocab).bits, r.trainMasks[i]!.bits);
+  // The first max-marginal pass is tuned with the first-order loss (the second entry of maxLoss).
+  for (const p of r.passes.slice(1))
+    assert.ok(p.dev!.goldBefore - p.dev!.goldAfter <= 0.01 * p.dev!.goldBefore + 1e-9, p.name);
+  assert.throws(() => trainVineCascade(train, dev, vocab, { order: 1, vinePass: false }), RangeError);
+});
+
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
     encoding: "utf8",
@@ -333,6 +378,53 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /--prune vine/);
     assert.deepEqual(parsePruneSpec("vine"), [{ type: "vine" }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes behind the filter", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vp-vine-prefix-"));
+  try {
+    const trainPath = join(dir, "train.conllu");
+    const devPath = join(dir, "dev.conllu");
+    writeFileSync(trainPath, toyTreebank(100, 3));
+    writeFileSync(devPath, toyTreebank(30, 4));
+    const filter = join(dir, "len.vpf");
+    const f = cli([
+      "filter",
+      "train",
+      "--kind",
+      "lenvine",
+      "--limit",
+      "5",
+      "--train",
+      trainPath,
+      "--out",
+      filter,
+    ]);
+    assert.equal(f.status, 0, f.stderr);
+    const common = ["train", "--train", trainPath, "--dev", devPath, "--order", "2", "--epochs", "1"];
+    const small = ["--cascade-epochs", "2", "--cascade-bits", "14", "--bits", "16"];
+    const model = join(dir, "o2.vpm");
+    const t = cli([...common, ...small, "--prune", `${filter},vine`, "--vine-pass", "no", "--out", model]);
+    assert.equal(t.status, 0, t.stderr);
+    assert.match(t.stderr, /cascade pass lenvine: train \d+ of \d+ gold arcs lost/);
+    assert.match(t.stderr, /cascade pass first-order \(alpha [-\d.]+\): train/);
+    assert.equal(loadParser(model).cascade.name, "lenvine+maxmarginal");
+    // Usage errors: one line each, nothing written.
+    for (const [args, message] of [
+      [["--prune", `vine,${filter}`], /vine comes last/],
+      [["--prune", "vine", "--vine-pass", "no"], /--vine-pass no needs filters in front/],
+      [["--prune", `${filter},vine`, "--vine-pass", "maybe"], /vine-pass/],
+    ] as const) {
+      const out = join(dir, "bad.vpm");
+      const r = cli([...common, ...small, ...args, "--out", out]);
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, message);
+      assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
+      assert.ok(!existsSync(out));
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -44,6 +44,8 @@ model: a vine pass (band --vine-band, chosen on dev among the values given), the
 first-order and for --order 3 also a second-order max-marginal pass, each trained as a structured
 prediction cascade on what the passes before it leave, with alpha chosen on --dev so that the pass
 loses at most --cascade-loss of the dev gold arcs; the final model trains on the cascade's masks.
+--prune FILTER[,FILTER…],vine puts arc filters in front: the cascade's passes train on what the
+filters leave, and with --vine-pass no the filters take the vine pass's place.
 
 options:
   --train FILE        training treebank (CoNLL-U)
@@ -65,6 +67,8 @@ options:
                       order (default 0.002,0.003,0.003)
   --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
+  --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
+                      (default yes)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -103,6 +107,7 @@ export const command: Command = {
       "gold-pruned": { type: "string" },
       prune: { type: "string" },
       "vine-band": { type: "string" },
+      "vine-pass": { type: "string" },
       "cascade-epochs": { type: "string" },
       "cascade-loss": { type: "string" },
       "cascade-alpha": { type: "string" },
@@ -140,8 +145,10 @@ export const command: Command = {
       const passes: ArcPruner[] = [];
       const items = parsePruneSpec(values.prune);
       if (items.some((i) => i.type === "vine")) {
-        if (items.length !== 1)
-          throw new UsageError("train: --prune vine cannot be combined with other passes");
+        if (items[items.length - 1]!.type !== "vine" || items.slice(0, -1).some((i) => i.type !== "file"))
+          throw new UsageError(
+            "train: --prune vine comes last, after filter files only (FILTER[,FILTER…],vine)",
+          );
         vine = true;
         k = 0;
       }
@@ -160,6 +167,13 @@ export const command: Command = {
       });
       prefix = new PruningCascade(passes);
     }
+    const vinePass = choiceOption("train", "vine-pass", values["vine-pass"], ["yes", "no"] as const, "yes");
+    if (values["vine-pass"] !== undefined && !vine)
+      throw new UsageError("train: --vine-pass goes with --prune FILTER[,FILTER…],vine");
+    if (vinePass === "no" && (prefix.empty || order === 1))
+      throw new UsageError(
+        "train: --vine-pass no needs filters in front (--prune FILTER,vine) and --order 2 or 3",
+      );
     const margin =
       values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
     const rank = choiceOption(
@@ -204,7 +218,7 @@ export const command: Command = {
     checkParserTrainingData(train, vocab, trainPath);
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
     log(
-      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${vine ? "vine cascade (trained first)" : prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
+      `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${vine ? `${prefix.empty ? "" : `${prefix.name} + `}vine cascade (trained first)` : prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
     );
     const t0 = Date.now();
     let cascadeResult: VineCascadeResult | null = null;
@@ -216,6 +230,8 @@ export const command: Command = {
       if (dev === undefined) log("warning: --prune vine without --dev: alpha is chosen on the training data");
       cascadeResult = trainVineCascade(train, dev ?? null, vocab, {
         order: order as 1 | 2 | 3,
+        prefix,
+        vinePass: vinePass === "yes",
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),
         spc: {
@@ -323,7 +339,7 @@ function cascadeSummary(passes: readonly CascadePassReport[]): string {
         `${t.goldBefore - t.goldAfter} of ${t.gold} gold arcs lost`;
       const kept = (t: { keptAfter: number; arcs: number }) =>
         `${round((100 * t.keptAfter) / t.arcs)}% of arcs kept`;
-      return `cascade pass ${p.name} (alpha ${p.alpha}): train ${lost(p.train)}, ${kept(p.train)}${p.dev === null ? "" : `; dev ${lost(p.dev)}, ${kept(p.dev)}`}`;
+      return `cascade pass ${p.name}${Number.isNaN(p.alpha) ? "" : ` (alpha ${p.alpha})`}: train ${lost(p.train)}, ${kept(p.train)}${p.dev === null ? "" : `; dev ${lost(p.dev)}, ${kept(p.dev)}`}`;
     })
     .join("\n");
 }
