@@ -76,13 +76,12 @@ class Row {
   }
 
   /**
-   * One timed pass over the sentences as `vineparse parse` makes it: blocks of PARSE_BLOCK sentences,
-   * the cascade over a block, then the parser (`parseBlock`); keeps its total.
+   * One timed pass over the sentences as `vineparse parse` makes it (`parseBlock`: blocks of
+   * PARSE_BLOCK sentences, the cascade over a block, then the parser); keeps its total.
    */
   pass(): void {
     const t0 = process.hrtime.bigint();
-    for (let i = 0; i < this.sents.length; i += PARSE_BLOCK)
-      parseBlock(this.parser, this.sents.slice(i, i + PARSE_BLOCK), this.vocab, this.cascade);
+    parseBlock(this.parser, this.sents, this.vocab, this.cascade);
     this.totals.push(Number(process.hrtime.bigint() - t0) / 1e9);
   }
 
