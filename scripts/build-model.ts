@@ -87,8 +87,9 @@ const topK = Number(values.k ?? (prune === "vine" ? 0 : 10));
 // the α chosen for --cascade-loss (a parser trained on tight masks and run on looser ones prunes
 // more at little cost; see the README's cascade results).
 const testAlphas = values["test-alphas"] === undefined ? null : numbers(values["test-alphas"]);
-// "rlq": the parser parses behind the Rules+Linear+Quad filter cascade (see above); "none": behind its
-// own pruning (top-k or vine) as trained.
+// "rlq": the parser parses behind the Rules+Linear+Quad filter cascade (see above; with --prune vine
+// the filters are trained first and take the vine pass's place in the cascade the parser trains on);
+// "none": behind its own pruning (top-k or vine) as trained.
 const filter = values.filter ?? (prune === "vine" ? "none" : "rlq");
 if (filter !== "rlq" && filter !== "none") throw new Error("--filter must be rlq or none");
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -174,13 +175,42 @@ const onEpoch = (what: string) => (e: EpochReport) => {
     `[${elapsed()}] ${what} epoch ${e.epoch}: dev UAS ${round(e.dev?.uasNoPunct ?? 0)} LAS ${round(e.dev?.lasNoPunct ?? 0)}`,
   );
 };
-// With --prune vine: the cascade first, trained on the first (10-fold jack-knifed) copy of train.
+// The filter cascade on the first (10-fold jack-knifed) copy of train, with the CLI's filter kinds.
+function trainFilters(): PruningCascade {
+  const kind = (name: string) => FILTER_KINDS.find((k) => k.name === name)!;
+  const jkTrain = train.slice(0, trainRead.length);
+  let cascade = new PruningCascade();
+  for (const [name, coverage] of [
+    ["rules", "99.95"],
+    ["linear", "99.8"],
+    ["quadratic", "99.5"],
+  ] as const) {
+    const passes = kind(name).train({
+      train: jkTrain,
+      dev,
+      vocab,
+      values: { coverage },
+      prefix: cascade,
+      log: (s) => log(`[${elapsed()}] ${s}`),
+    });
+    cascade = cascade.concat(passes);
+    const e = evaluateCascade(cascade, dev, vocab).scores;
+    log(
+      `[${elapsed()}] filter ${cascade.name}: dev coverage ${round(e.coverage)}%, reduction ${round(e.reduction)}%`,
+    );
+  }
+  return cascade;
+}
+// With --prune vine: the cascade first, trained on the first (10-fold jack-knifed) copy of train;
+// with --filter rlq the filters come first and take the vine pass's place (the max-marginal passes
+// train on what they leave).
 const cascade =
   prune === "vine"
     ? trainVineCascade(train.slice(0, trainRead.length), dev, vocab, {
         order: order as 1 | 2,
         bands: vineBands,
         maxLoss: cascadeLoss,
+        ...(filter === "rlq" ? { prefix: trainFilters(), vinePass: false } : {}),
         log: (s) => log(`[${elapsed()}] ${s}`),
       }).cascade
     : undefined;
@@ -210,32 +240,7 @@ if (testAlphas !== null && cascade !== undefined)
     const a = testAlphas[i];
     if (a !== undefined && "alpha" in p && typeof p.alpha === "number") (p as { alpha: number }).alpha = a;
   });
-// The filter cascade on the first (10-fold jack-knifed) copy of train, with the CLI's filter kinds.
-if (filter === "rlq") {
-  const kind = (name: string) => FILTER_KINDS.find((k) => k.name === name)!;
-  const jkTrain = train.slice(0, trainRead.length);
-  let cascade = new PruningCascade();
-  for (const [name, coverage] of [
-    ["rules", "99.95"],
-    ["linear", "99.8"],
-    ["quadratic", "99.5"],
-  ] as const) {
-    const passes = kind(name).train({
-      train: jkTrain,
-      dev,
-      vocab,
-      values: { coverage },
-      prefix: cascade,
-      log: (s) => log(`[${elapsed()}] ${s}`),
-    });
-    cascade = cascade.concat(passes);
-    const e = evaluateCascade(cascade, dev, vocab).scores;
-    log(
-      `[${elapsed()}] filter ${cascade.name}: dev coverage ${round(e.coverage)}%, reduction ${round(e.reduction)}%`,
-    );
-  }
-  parser.cascade = cascade;
-}
+if (filter === "rlq" && prune === "topk") parser.cascade = trainFilters();
 writeBundle(out, {
   tagger,
   parser,
