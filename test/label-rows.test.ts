@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { LabelRows } from "../src/parser/label-rows.js";
+import { DENSE_ROW_ENTRIES, LabelRows } from "../src/parser/label-rows.js";
 import { Rng } from "../src/util/rng.js";
 
 /** A sparse rows × labels table with extreme weights and labels above 2^15, as packed weights. */
@@ -72,4 +72,50 @@ test("label rows: the label/value columns, the packed entries and pack() all giv
     () => LabelRows.fromColumns(lr.start, lr.label, lr.value.subarray(1), lr.scale, 50),
     RangeError,
   );
+});
+
+test("label rows: score() (dense rows through the WebAssembly kernel where it runs) sums exactly as accumulate()", () => {
+  const rows = 300;
+  const labels = 51;
+  const rng = new Rng(21);
+  // Rows 0-29 hold every label (dense copies), the others a few or none; extreme weights included.
+  const cells = new Map<number, number>();
+  for (let r = 0; r < rows; r++) {
+    const n = r < 30 ? labels : rng.int(DENSE_ROW_ENTRIES + 2);
+    for (let k = 0; k < n; k++) {
+      const l = r < 30 ? k : rng.int(labels);
+      const v = k % 9 === 0 ? (k % 2 === 0 ? 32767 : -32768) : rng.int(4001) - 2000;
+      if (v !== 0) cells.set(r * labels + l, v);
+    }
+  }
+  const index = [...cells.keys()].sort((a, b) => a - b);
+  const delta = new Uint32Array(index.length);
+  let last = 0;
+  index.forEach((ix, k) => {
+    delta[k] = ix - last;
+    last = ix;
+  });
+  const packed = { delta, value: Int16Array.from(index, (ix) => cells.get(ix)!), scale: 0.01 };
+  const lr = LabelRows.fromPacked(packed, rows, labels);
+  for (let trial = 0; trial < 200; trial++) {
+    // Up to 80 rows: longer lists than the kernel takes at once go entry by entry.
+    const count = trial === 0 ? 0 : trial === 1 ? 80 : 1 + rng.int(32);
+    const list = Int32Array.from({ length: count }, () => (rng.next() < 0.5 ? rng.int(30) : rng.int(rows)));
+    const want = new Int32Array(labels);
+    lr.accumulate(list, count, want);
+    const got = lr.score(list, count);
+    assert.ok(got.length >= labels);
+    assert.deepEqual(got.subarray(0, labels), want, `trial ${trial}`);
+  }
+  // Far more labels than a dense row may have: entry by entry.
+  const wide = LabelRows.fromColumns(
+    Int32Array.from([0, 2]),
+    Uint16Array.from([0, 1000]),
+    Int16Array.from([5, -7]),
+    1,
+    1001,
+  );
+  const s = wide.score(Int32Array.from([0, 0]), 2);
+  assert.equal(s[0], 10);
+  assert.equal(s[1000], -14);
 });

@@ -56,7 +56,6 @@ export class Parser implements DependencyParser {
   private readonly decoder: FirstOrderDecoder;
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
   private readonly kids = new ChildSummary();
-  private readonly lscores: Int32Array;
   private readonly labelRows: LabelRows;
   private readonly arcInt: QuantizedWeights;
   private arcFloat: Float32Array | null;
@@ -92,7 +91,6 @@ export class Parser implements DependencyParser {
     }
     this.scorer = new ArcScorer(this.arcInt.weights, this.arcInt.scale);
     this.decoder = createFirstOrderDecoder(config.decoder);
-    this.lscores = new Int32Array(labels.length);
     const rows = 1 << config.labelBits;
     if (labelWeights instanceof LabelRows) {
       if (labelWeights.start.length !== rows + 1)
@@ -156,13 +154,11 @@ export class Parser implements DependencyParser {
     const out = new Int32Array(n + 1);
     const rows = this.labelRows;
     const rowMask = (1 << this.config.labelBits) - 1;
-    const sc = this.lscores;
     const buf = this.lbuf;
     const kidSummary = this.kids.fill(x, heads);
     for (let m = 1; m <= n; m++) {
       const k = labelFeatures(x, kidSummary, heads[m]!, m, buf, rowMask);
-      sc.fill(0);
-      rows.accumulate(buf, k, sc);
+      const sc = rows.score(buf, k);
       let best = 0;
       for (let l = 1; l < L; l++) if (sc[l]! > sc[best]!) best = l;
       out[m] = best;

@@ -6,7 +6,7 @@
  * order, so both give the same bits.
  */
 
-import { hexBytes, lazyModule, LITTLE_ENDIAN } from "./wasm-module.js";
+import { hexBytes, lazyModule, LITTLE_ENDIAN } from "../util/wasm-module.js";
 
 /** Hidden units the kernel handles. */
 export const KERNEL_UNITS = 16;

@@ -5,7 +5,7 @@
  * 4-lane adds per feature) where the runtime supports it, and a plain JavaScript loop otherwise.
  */
 
-import { hexBytes, lazyModule, LITTLE_ENDIAN } from "./wasm-module.js";
+import { hexBytes, lazyModule, LITTLE_ENDIAN } from "../util/wasm-module.js";
 
 /** The weight table and the buffers one kernel owns. */
 export interface TokenScoreKernel {
