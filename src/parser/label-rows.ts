@@ -114,13 +114,7 @@ export class LabelRows {
       bounds[2 * i] = start[r]!;
       bounds[2 * i + 1] = start[r + 1]!;
     }
-    for (let i = 0; i < count; i++) {
-      const end = bounds[2 * i + 1]!;
-      for (let j = bounds[2 * i]!; j < end; j++) {
-        const e = entry[j]!;
-        scores[e >>> 16] += (e << 16) >> 16;
-      }
-    }
+    addEntries(entry, bounds, count, scores);
   }
 
   /**
@@ -162,15 +156,8 @@ export class LabelRows {
       }
     }
     k.sum(heavy);
-    const acc = k.acc;
-    for (let i = 0; i < light; i++) {
-      const end = bounds[2 * i + 1]!;
-      for (let j = bounds[2 * i]!; j < end; j++) {
-        const e = entry[j]!;
-        acc[e >>> 16] += (e << 16) >> 16;
-      }
-    }
-    return acc;
+    addEntries(entry, bounds, light, k.acc);
+    return k.acc;
   }
 
   /**
@@ -235,6 +222,20 @@ export const DENSE_ROW_ENTRIES = 12;
 export const MAX_DENSE_LABELS = 256;
 /** Most rows one `score` call sends to the kernel (longer lists are scored entry by entry). */
 const KERNEL_ROWS = 64;
+
+/**
+ * Adds to `scores` the entries of `rows` rows whose bounds are listed in `bounds` (start, end, …):
+ * each entry's weight to its label.
+ */
+function addEntries(entry: Int32Array, bounds: Int32Array, rows: number, scores: Int32Array): void {
+  for (let i = 0; i < rows; i++) {
+    const end = bounds[2 * i + 1]!;
+    for (let j = bounds[2 * i]!; j < end; j++) {
+      const e = entry[j]!;
+      scores[e >>> 16] += (e << 16) >> 16;
+    }
+  }
+}
 
 /** Number of set bits of a 32-bit integer. */
 function popcount(x: number): number {
