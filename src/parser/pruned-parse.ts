@@ -10,11 +10,12 @@ import type { DependencyParser, ParseResult } from "./types.js";
  * parsers each read large weight tables at random, and alternating them sentence by sentence makes
  * each evict the other's hot part from the caches (`npm run bench -- filters` times both ways).
  * Every switch from one stage to the next pays again for warming the caches with its table, so
- * longer blocks are faster: on 8,192 en_ewt sentences behind the full filter cascade, a first-order
- * parse in blocks of 2048 is 1.10× faster than in blocks of 256 (unfiltered 1.03×), blocks of 4096
- * only 1.01× faster again.
+ * longer blocks are faster, and hold more input: on en_ewt dev behind the full filter cascade, a
+ * first-order parse in blocks of 1024 is 1.11× faster than in blocks of 256, blocks of 2048 1.03–1.05×
+ * faster again but `vineparse parse --retag` with the bundle then peaks 6 MiB higher again (+18
+ * MiB over blocks of 256, for 1.07× its speed); a CoNLL-U sentence as read holds about 7 KB.
  */
-export const PARSE_BLOCK = 2048;
+export const PARSE_BLOCK = 1024;
 /** Bytes of masks (Σ (n + 1)² over its sentences) at which `parseBlock` cuts a block short. */
 export const PARSE_BLOCK_MASK_BYTES = 8 << 20;
 
