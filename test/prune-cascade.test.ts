@@ -20,6 +20,7 @@ import type { DependencyParser } from "../src/parser/types.js";
 import { bundleFromModelData, bundleToModelData } from "../src/pipeline/bundle.js";
 import { CascadeStats, PruningCascade } from "../src/prune/cascade.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
+import { MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
 import { cascadeModelData, loadCascade } from "../src/prune/load-pruner.js";
 import { parsePruneSpec, resolvePruneSpec } from "../src/prune/spec.js";
 import { TopKPruner } from "../src/prune/top-k.js";
@@ -101,6 +102,25 @@ test("parseBlock (the cascade over a block, then the trees, then their labels) g
     });
   }
   assert.deepEqual(parseBlock(eisner, [], vocab), []);
+});
+
+test("masksFor (a pass at a time over a block) gives each sentence's maskFor", () => {
+  // Deterministic passes of three kinds, the max-marginal one reading the feature atoms.
+  const cascade = new PruningCascade([
+    new TopKPruner(eisner.quantizedArcWeights, 5),
+    new MaxMarginalPass(1, eisner.quantizedArcWeights, 0.2),
+    new TopKPruner(eisner.quantizedArcWeights, 2, 1.5, "score"),
+  ]);
+  const block = cascade.masksFor(dev, vocab);
+  assert.equal(block.length, dev.length);
+  let removed = 0;
+  dev.forEach((s, i) => {
+    const one = cascade.maskFor(s, vocab)!;
+    assert.deepEqual(Array.from(block[i]!.bits), Array.from(one.bits), `sentence ${i}`);
+    removed += s.n * s.n - one.count();
+  });
+  assert.ok(removed > 0);
+  assert.deepEqual(new PruningCascade().masksFor(dev.slice(0, 2), vocab), [null, null]);
 });
 
 test("whatever a cascade removes, every parser still returns a tree (fallback flagged)", () => {

@@ -1,6 +1,5 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
-import type { ArcMask } from "../mask/arc-mask.js";
 import type { PruningCascade } from "../prune/cascade.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
@@ -30,9 +29,10 @@ export function parsePruned(
 }
 
 /**
- * Parses a block of sentences as `parsePruned` parses each (the same results, in order), in three
- * phases: the cascade's masks for every sentence, then the trees, then their labels (the labeller's
- * tables, like the filters', stay in the caches for a whole phase). Longer blocks are cut at
+ * Parses a block of sentences as `parsePruned` parses each (the same results, in order), in phases:
+ * the cascade's masks for every sentence, a pass at a time (`PruningCascade.masksFor`), then the
+ * trees, then their labels (the labeller's tables, like each pass's, stay in the caches for a whole
+ * phase). Longer blocks are cut at
  * `PARSE_BLOCK` sentences or `PARSE_BLOCK_MASK_BYTES` of masks, so the masks held at once stay bounded.
  */
 export function parseBlock(
@@ -42,7 +42,6 @@ export function parseBlock(
   cascade: PruningCascade = parser.cascade,
 ): ParseResult[] {
   const out = new Array<ParseResult>(sentences.length);
-  const masks: (ArcMask | null)[] = [];
   let from = 0;
   while (from < sentences.length) {
     let to = from;
@@ -52,13 +51,12 @@ export function parseBlock(
       to - from < PARSE_BLOCK &&
       (to === from || bytes < PARSE_BLOCK_MASK_BYTES)
     ) {
-      const n = sentences[to]!.n;
+      const n = sentences[to++]!.n;
       bytes += (n + 1) * (n + 1);
-      masks.push(cascade.maskFor(sentences[to++]!, vocab));
     }
+    const masks = cascade.masksFor(sentences.slice(from, to), vocab);
     for (let i = from; i < to; i++) out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);
     for (let i = from; i < to; i++) out[i]!.labels = parser.labelTree(sentences[i]!, vocab, out[i]!.heads);
-    masks.length = 0;
     from = to;
   }
   return out;
