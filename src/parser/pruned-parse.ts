@@ -32,8 +32,8 @@ export function parsePruned(
  * Parses a block of sentences as `parsePruned` parses each (the same results, in order), in phases:
  * the cascade's masks for every sentence, a pass at a time (`PruningCascade.masksFor`), then the
  * trees, then their labels (the labeller's tables, like each pass's, stay in the caches for a whole
- * phase). Longer blocks are cut at
- * `PARSE_BLOCK` sentences or `PARSE_BLOCK_MASK_BYTES` of masks, so the masks held at once stay bounded.
+ * phase). Longer blocks are cut at `PARSE_BLOCK` sentences or `PARSE_BLOCK_MASK_BYTES` of masks, so
+ * the masks held at once stay bounded.
  */
 export function parseBlock(
   parser: DependencyParser,
