@@ -10,9 +10,9 @@ import type { DependencyParser, ParseResult } from "./types.js";
  * each evict the other's hot part from the caches (`npm run bench -- filters` times both ways).
  * Every switch from one stage to the next pays again for warming the caches with its table, so
  * longer blocks are faster, and hold more input: on en_ewt dev behind the full filter cascade, a
- * first-order parse in blocks of 1024 is 1.11× faster than in blocks of 256, blocks of 2048 1.03–1.05×
- * faster again but `vineparse parse --retag` with the bundle then peaks 6 MiB higher again (+18
- * MiB over blocks of 256, for 1.07× its speed); a CoNLL-U sentence as read holds about 7 KB.
+ * first-order parse in blocks of 1024 is 1.11× faster than in blocks of 256 and blocks of 2048
+ * 1.03–1.05× faster again, but every sentence of a block stays in memory through all its stages (a
+ * CoNLL-U sentence as read holds about 7 KB), and peak memory grows with the block (README).
  */
 export const PARSE_BLOCK = 1024;
 /** Bytes of masks (Σ (n + 1)² over its sentences) at which `parseBlock` cuts a block short. */
