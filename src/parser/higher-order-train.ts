@@ -164,9 +164,10 @@ export function trainHigherOrderParser(
   let trainPruning: PruningScores | null = null;
   if (!cascade.empty) {
     const pev = new PruningEvaluator();
+    const pruned = cascade.masksFor(train, vocab);
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
-      const mask = cascade.prune(s, vocab);
+      const mask = pruned[i]!;
       pev.add(mask, s.head);
       if (policy === "restore") for (let m = 1; m <= s.n; m++) mask.allow(s.head[m]!, m);
       masks[i] = mask;

@@ -109,7 +109,7 @@ export function trainParser(
   const order = Array.from(train.keys());
   const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
   const cascade = opts.cascade ?? new PruningCascade();
-  const masks: (ArcMask | null)[] = opts.masks ?? train.map((s) => cascade.maskFor(s, vocab));
+  const masks: (ArcMask | null)[] = opts.masks ?? cascade.masksFor(train, vocab);
   if (masks.length !== train.length)
     throw new RangeError(`trainParser: ${masks.length} masks for ${train.length} sentences`);
 

@@ -606,8 +606,8 @@ export function trainVineCascade(
   const reports: CascadePassReport[] = [];
   if (!prefix.empty) {
     const t0 = performance.now();
-    const newTrain = train.map((s) => prefix.prune(s, vocab));
-    const newDev = tuneSet === null ? [] : tuneSet.map((s) => prefix.prune(s, vocab));
+    const newTrain = prefix.masksFor(train, vocab).map((m) => m!);
+    const newDev = tuneSet === null ? [] : prefix.masksFor(tuneSet, vocab).map((m) => m!);
     const report: CascadePassReport = {
       name: prefix.name,
       alpha: Number.NaN,
