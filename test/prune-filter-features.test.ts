@@ -343,3 +343,75 @@ test("Table 3: scoreArc sums exactly the weights of the features extract writes"
       }
   }
 });
+
+test("Table 3: scoreMasked writes exactly scoreArc's sum for the arcs a mask allows, and nothing else", () => {
+  // 24 tokens: spans longer and shorter than the coarse tag set, both directions, repeated tags.
+  const forms =
+    "the a dog saw a cat and the old dog ran to the big red barn near the mill by the river .".split(" ");
+  const xp = [
+    "DT",
+    "DT",
+    "NN",
+    "VBD",
+    "DT",
+    "NN",
+    "CC",
+    "DT",
+    "JJ",
+    "NN",
+    "VBD",
+    "IN",
+    "DT",
+    "JJ",
+    "JJ",
+    "NN",
+    "IN",
+    "DT",
+    "NN",
+    "IN",
+    "DT",
+    "NN",
+    ".",
+  ];
+  const up = xp.map(
+    (t) => ({ DT: "DET", NN: "NOUN", VBD: "VERB", CC: "CCONJ", JJ: "ADJ", IN: "ADP", ".": "PUNCT" })[t]!,
+  );
+  const s = sentenceFromWords(forms, xp, up, vocab);
+  const tags = new TagMap(["DT", "NN", "VBD", "IN", "JJ", "."], "xpos");
+  for (const coarse of [
+    null,
+    new TagMap(["DET", "NOUN", "VERB"], "upos"),
+    new TagMap(["DET", "NOUN", "VERB", "ADJ", "ADP", "CCONJ", "PUNCT"], "upos"),
+  ]) {
+    const fx = new ArcFilterFeatures(tags, 12, 9, coarse);
+    fx.prepare(input(s));
+    let seed = 777;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) | 0) >>> 8;
+    const w = Int16Array.from({ length: fx.dim }, () => (rnd() % 6001) - 3000);
+    const size = s.n + 1;
+    for (const keep of [1, 0.5, 0.1]) {
+      const bits = Uint8Array.from({ length: size * size }, (_, i) => {
+        const h = Math.floor(i / size);
+        const m = i % size;
+        return m > 0 && h !== m && (keep === 1 || (rnd() % 1000) / 1000 < keep) ? 1 : 0;
+      });
+      const out = new Float64Array(size * size).fill(Number.NaN);
+      fx.scoreMasked(bits, size, w, out);
+      for (let i = 0; i < size * size; i++) {
+        const h = Math.floor(i / size);
+        const m = i % size;
+        if (bits[i] === 1) assert.equal(out[i], fx.scoreArc(h, m, w), `arc ${h}→${m}`);
+        else assert.ok(Number.isNaN(out[i]), `arc ${h}→${m} is masked but was written`);
+      }
+    }
+    // Other weights: the rows copied from the first table are not reused.
+    const w2 = w.map((x) => -x);
+    const bits = Uint8Array.from({ length: size * size }, (_, i) =>
+      i % size > 0 && Math.floor(i / size) !== i % size ? 1 : 0,
+    );
+    const out = new Float64Array(size * size);
+    fx.scoreMasked(bits, size, w2, out);
+    assert.equal(out[3 * size + 5], fx.scoreArc(3, 5, w2));
+    assert.equal(out[3 * size + 5], -fx.scoreArc(3, 5, w));
+  }
+});

@@ -256,6 +256,13 @@ export class ArcFilterFeatures {
   private readonly cTriple: number;
   private readonly cDist: number;
   private readonly cRest: number;
+  /** `scoreMasked`'s coarse span state: count per coarse tag, and the tags counted so far. */
+  private readonly spanCount = new Int32Array(MAX_COARSE_TAGS);
+  private readonly spanTags = new Int32Array(MAX_COARSE_TAGS);
+  /** `scoreMasked`'s tag rows (see `fillRow`), which of them are filled, and the weights they copy. */
+  private rows = new Int16Array(0);
+  private rowReady = new Uint8Array(0);
+  private rowWeights: Int16Array | null = null;
   /** Weights the filter has: 2^bits hashed slots and the coarse blocks. */
   readonly dim: number;
   /** The coarse features of the current arc (written by `coarse`). */
@@ -539,6 +546,130 @@ export class ArcFilterFeatures {
       if (c !== 0) s += w[sa + t]! * (c < 64 ? SPAN_VALUES[c]! : spanValue(c));
     }
     return s;
+  }
+
+  /**
+   * Writes to out[h · size + m] the weighted sum under `w` of every arc h→m that `bits` allows
+   * (bits[h · size + m] = 1) of the prepared sentence: `scoreArc`'s value, exactly (integer weights
+   * times float32 values: every partial sum is exact, so any order gives the same number). Faster
+   * than calling `scoreArc` per arc: each head's arcs are visited outward from it, so the coarse span
+   * counts grow by one position per arc (a list of the coarse tags between instead of prefix counts),
+   * and the tag-conjoined weights are read from rows per (dir, tag_h, tag_m), copied from `w` the first
+   * time a row is needed (`w` must not change afterwards; a different array starts new rows).
+   */
+  scoreMasked(bits: Uint8Array, size: number, w: Int16Array, out: Float64Array): void {
+    const n = this.n;
+    const ct = this.ctag;
+    const cnt = this.spanCount;
+    const list = this.spanTags;
+    // Without coarse tags nothing is counted (k stays 0).
+    const counted = this.cS > 0;
+    if (this.rowWeights !== w) this.resetRows(w);
+    for (let h = 0; h <= n; h++) {
+      const row = h * size;
+      let k = 0;
+      for (let m = h - 1; m >= 1; m--) {
+        if (counted && m < h - 1 && cnt[ct[m + 1]!]!++ === 0) list[k++] = ct[m + 1]!;
+        if (bits[row + m] === 1) this.rowScore(h, m, w, k, out, row + m);
+      }
+      for (let j = 0; j < k; j++) cnt[list[j]!] = 0;
+      k = 0;
+      for (let m = h + 1; m <= n; m++) {
+        if (counted && m > h + 1 && cnt[ct[m - 1]!]!++ === 0) list[k++] = ct[m - 1]!;
+        if (bits[row + m] === 1) this.rowScore(h, m, w, k, out, row + m);
+      }
+      for (let j = 0; j < k; j++) cnt[list[j]!] = 0;
+    }
+  }
+
+  /** Forgets the tag rows (they now copy from `w`). */
+  private resetRows(w: Int16Array): void {
+    const S = this.S;
+    const count = 2 * S * S;
+    if (this.rowReady.length !== count) {
+      this.rowReady = new Uint8Array(count);
+      this.rows = new Int16Array(count * (2 + 5 * S));
+    } else this.rowReady.fill(0);
+    this.rowWeights = w;
+  }
+
+  /**
+   * Copies row r = (dir · S + tag_h) · S + tag_m of the tag-conjoined weights: the triple, the pair
+   * distance, then modPrev, modNext, headPrev, headNext and betweenTag, S each, by tag id.
+   */
+  private fillRow(r: number, th: number, tm: number, w: Int16Array): void {
+    const S = this.S;
+    const sh = this.shift;
+    const ta = this.tagAtom;
+    const triple = this.tripleH[r]!;
+    const rows = this.rows;
+    const o = r * (2 + 5 * S);
+    rows[o] = w[triple & this.mask]!;
+    rows[o + 1] = w[this.pairDistIdx[th * S + tm]!]!;
+    for (let j = 0; j < 5 * S; j++) rows[o + 2 + j] = w[Math.imul(triple ^ ta[j]!, GOLDEN) >>> sh]!;
+    this.rowReady[r] = 1;
+  }
+
+  /**
+   * `scoreArc(h, m, w)` from the tag rows, with the first k entries of `spanTags` listing the coarse
+   * tags between h and m and `spanCount` their counts (kept by `scoreMasked`), written to out[at] (a
+   * double returned from a call the JIT does not inline would be boxed).
+   */
+  private rowScore(h: number, m: number, w: Int16Array, k: number, out: Float64Array, at: number): void {
+    const S = this.S;
+    const sh = this.shift;
+    const tag = this.tag;
+    const words = this.words;
+    const dir = h < m ? 0 : 1;
+    const th = tag[h]!;
+    const tm = tag[m]!;
+    const r = (dir * S + th) * S + tm;
+    const triple = this.tripleH[r]!;
+    if (this.rowReady[r] === 0) this.fillRow(r, th, tm, w);
+    const rows = this.rows;
+    const o = r * (2 + 5 * S) + 2;
+    let s =
+      w[this.dirIdx[dir]!]! +
+      rows[o - 2]! +
+      rows[o + tag[m - 1]!]! +
+      rows[o + S + tag[m + 1]!]! +
+      rows[o + 2 * S + (h > 0 ? tag[h - 1]! : this.beforeRoot)]! +
+      rows[o + 3 * S + tag[h + 1]!]! +
+      w[Math.imul(this.tagWordH[dir * S + th]! ^ words[m * WORD_WIDTH + W_TAGWORD]!, GOLDEN) >>> sh]! +
+      w[Math.imul(this.wordTagH[dir * S + tm]! ^ words[h * WORD_WIDTH + W_WORDTAG]!, GOLDEN) >>> sh]! +
+      w[this.biasIdx]!;
+    const lo = h < m ? h : m;
+    const hi = h < m ? m : h;
+    const bt = o + 4 * S;
+    for (let p = lo + 1; p < hi; p = nextBetween(p, lo, hi))
+      s += rows[bt + tag[p]!]! + w[Math.imul(triple ^ words[p * WORD_WIDTH + W_BETWEEN]!, GOLDEN) >>> sh]!;
+    const d = Math.fround((h - m) * this.invScale);
+    s += (w[this.distIdx[dir]!]! + rows[o - 1]!) * d;
+    const cS = this.cS;
+    if (cS === 0) {
+      out[at] = s;
+      return;
+    }
+    const ct = this.ctag;
+    const cr = ((dir === 0 ? 0 : cS) + ct[h]!) * cS + ct[m]!;
+    const block = 2 * cS * cS * cS;
+    const crow = this.cRest + cr * cS;
+    s +=
+      w[this.cTriple + cr]! +
+      w[this.cDist + cr * BUCKETS + distanceBucket(hi - lo)]! +
+      w[crow + ct[m - 1]!]! +
+      w[crow + block + ct[m + 1]!]! +
+      w[crow + 2 * block + (h > 0 ? ct[h - 1]! : cS - 1)]! +
+      w[crow + 3 * block + ct[h + 1]!]!;
+    const sa = crow + 4 * block;
+    const list = this.spanTags;
+    const cnt = this.spanCount;
+    for (let j = 0; j < k; j++) {
+      const t = list[j]!;
+      const c = cnt[t]!;
+      s += w[sa + t]! * (c < 64 ? SPAN_VALUES[c]! : spanValue(c));
+    }
+    out[at] = s;
   }
 
   private tagName(id: number): string {

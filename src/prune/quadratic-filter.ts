@@ -64,6 +64,8 @@ export class QuadraticFilter implements ArcPruner {
   scored = 0;
   /** The network's outputs of the current sentence's arcs (grown as needed). */
   private netOut = new Float64Array(0);
+  /** The linear scores of the current sentence's arcs, at h · size + m (grown as needed). */
+  private linOut = new Float64Array(0);
 
   constructor(
     /** The filter's tag map. */
@@ -130,13 +132,23 @@ export class QuadraticFilter implements ArcPruner {
     const n = mask.n;
     const size = mask.size;
     const bits = mask.bits;
+    const lin = this.linearScores(mask);
     const z = this.networkOutputs(input, mask);
+    const q = this.scale;
     let k = 0;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       for (let m = 1; m <= n; m++)
-        if (bits[row + m] === 1) visit(h, m, this.score(h, m), z === null ? 0 : z[k++]!);
+        if (bits[row + m] === 1) visit(h, m, lin[row + m]! * q, z === null ? 0 : z[k++]!);
     }
+  }
+
+  /** Every allowed arc's linear score in weight units, at h · size + m (`ArcFilterFeatures.scoreMasked`). */
+  private linearScores(mask: ArcMask): Float64Array {
+    const size = mask.size;
+    if (this.linOut.length < size * size) this.linOut = new Float64Array(size * size * 2);
+    this.features.scoreMasked(mask.bits, size, this.weights, this.linOut);
+    return this.linOut;
   }
 
   /** The network's output for every arc `mask` allows, in row-major order (null without a network). */
@@ -157,9 +169,8 @@ export class QuadraticFilter implements ArcPruner {
     const size = mask.size;
     const bits = mask.bits;
     const thr = this.threshold;
-    const fx = this.features;
-    const w = this.weights;
     const q = this.scale;
+    const lin = this.linearScores(mask);
     let scored = 0;
     const term = this.network;
     if (term === null) {
@@ -168,7 +179,7 @@ export class QuadraticFilter implements ArcPruner {
         for (let m = 1; m <= n; m++) {
           if (bits[row + m] === 0) continue;
           scored++;
-          if (fx.scoreArc(h, m, w) * q > thr) bits[row + m] = 0;
+          if (lin[row + m]! * q > thr) bits[row + m] = 0;
         }
       }
     } else {
@@ -179,7 +190,7 @@ export class QuadraticFilter implements ArcPruner {
         const row = h * size;
         for (let m = 1; m <= n; m++) {
           if (bits[row + m] === 0) continue;
-          if (fx.scoreArc(h, m, w) * q + mu * z[scored++]! > thr) bits[row + m] = 0;
+          if (lin[row + m]! * q + mu * z[scored++]! > thr) bits[row + m] = 0;
         }
       }
     }
