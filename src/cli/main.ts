@@ -11,9 +11,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 // The young generation keeps its initial size instead of growing to 2 × 16 MiB: parsing and training
 // allocate mostly short-lived objects, and the grown nursery only added resident memory. On en_ewt
-// dev, `parse --retag` peaks at about 145 instead of 170 MiB at the same speed, and training at 440
-// instead of 500 MiB (`npm run bench -- memory`). Node accepts V8 flags at run time; a library user
-// can pass --max-semi-space-size=1 to node for the same effect.
+// dev, `parse --retag` peaks at 140 instead of 165 MiB at the same speed (`npm run bench -- memory`;
+// a first-order training run on 2,000 sentences: 440 instead of 500 MiB). Node accepts V8 flags at
+// run time; a library user can pass --max-semi-space-size=1 to node for the same effect.
 setFlagsFromString("--semi-space-growth-factor=1");
 
 /** Names of the available subcommands (every `cmd-<name>.js` beside this file). */
