@@ -21,6 +21,16 @@ import { topKFor } from "../src/prune/spec.js";
 import { type BenchContext, BenchAbort, type Experiment, fitExponent, resultsDir } from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
+/** Sentence-length buckets of the arcs-per-token table: lower bounds (the last is open). */
+const LENGTH_BUCKETS = [1, 10, 20, 30, 40, 50];
+
+/** Bucket of a sentence of n tokens. */
+function lengthBucket(n: number): number {
+  let b = 0;
+  while (b + 1 < LENGTH_BUCKETS.length && n >= LENGTH_BUCKETS[b + 1]!) b++;
+  return b;
+}
+
 /** One row: a final model behind a cascade, timed over the dev sentences. */
 class Row {
   /** Median of the timed passes' totals (seconds). */
@@ -38,6 +48,9 @@ class Row {
   kept = 0;
   gold = 0;
   goldKept = 0;
+  /** Per sentence-length bucket (`LENGTH_BUCKETS`): arcs the cascade leaves, and tokens. */
+  readonly keptBy = new Float64Array(LENGTH_BUCKETS.length);
+  readonly tokensBy = new Float64Array(LENGTH_BUCKETS.length);
   constructor(
     readonly order: number,
     readonly name: string,
@@ -59,13 +72,13 @@ class Row {
       this.arcs += n * n;
       this.gold += n;
       const mask = this.cascade.maskFor(s, this.vocab);
-      if (mask === null) {
-        this.kept += n * n;
-        this.goldKept += n;
-      } else {
-        this.kept += mask.count();
-        for (let m = 1; m <= n; m++) this.goldKept += mask.bits[s.head[m]! * mask.size + m]!;
-      }
+      const left = mask === null ? n * n : mask.count();
+      this.kept += left;
+      if (mask === null) this.goldKept += n;
+      else for (let m = 1; m <= n; m++) this.goldKept += mask.bits[s.head[m]! * mask.size + m]!;
+      const b = lengthBucket(n);
+      this.keptBy[b] += left;
+      this.tokensBy[b] += n;
       const r = parsePruned(this.parser, s, this.vocab, this.cascade);
       if (r.fallback) this.fallbacks++;
       const rel = new Int32Array(n + 1);
@@ -278,6 +291,23 @@ export const experiment: Experiment = {
     writeFileSync(svgPath + ".tmp", svg);
     renameSync(svgPath + ".tmp", svgPath);
     ctx.note(`speed–accuracy plot written to ${svgPath}`);
+    // Arcs a cascade leaves per token, by sentence length: flat for a cascade whose passes after it
+    // cost O(n), growing with n when it keeps O(n²) arcs (unpruned: n per token).
+    ctx.table(
+      "Arcs the cascade leaves per token (the final model scores these), by sentence length on dev",
+      [
+        "order",
+        "pruning",
+        ...LENGTH_BUCKETS.map((lo, i) =>
+          i + 1 < LENGTH_BUCKETS.length ? `${lo}–${LENGTH_BUCKETS[i + 1]! - 1}` : `${lo}+`,
+        ),
+      ],
+      rows.map((r) => [
+        r.order,
+        r.name,
+        ...Array.from(r.keptBy, (k, i) => (r.tokensBy[i]! > 0 ? round(k / r.tokensBy[i]!) : "")),
+      ]),
+    );
     ctx.table(
       "Fitted exponent k of parse time ∝ n^k (least squares on log-log over length buckets of 5 with ≥ 3 sentences; best time per sentence over the passes sentence by sentence, cascade included)",
       ["order", "pruning", "k"],
