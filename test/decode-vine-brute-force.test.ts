@@ -17,7 +17,14 @@ import {
 } from "../src/decode/vine-structure.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
-import { bruteVine, randomVineScores, vinePartIds, vineStructures } from "./vine-brute.js";
+import {
+  bruteVine,
+  bruteVineHeadOuter,
+  headOuterUsable,
+  randomVineScores,
+  vinePartIds,
+  vineStructures,
+} from "./vine-brute.js";
 
 const EPS = 1e-9;
 const NEG = Number.NEGATIVE_INFINITY;
@@ -306,4 +313,94 @@ test("chart and hypergraph paths agree on longer sentences; buffers are reused a
       }
     }
   }
+});
+
+test("with head-side outer arcs, max-marginals, best structure and witness counts equal brute force", () => {
+  const rng = new Rng(41);
+  let checked = 0;
+  let headSeen = 0;
+  let pruned = 0;
+  for (const singleRoot of [true, false]) {
+    for (let n = 1; n <= 6; n++) {
+      for (const b of new Set([1, 2, n])) {
+        const parser = new VineParser({ band: b, singleRoot, headOuter: true });
+        const sc = new VineScores(b);
+        const count = n <= 4 ? 16 : n === 5 ? 6 : b === 1 ? 2 : 0;
+        for (let t = 0; t < count; t++) {
+          const ties = t % 4 === 3;
+          randomVineScores(rng, n, b, ties, sc);
+          for (let i = 0; i < 2 * (n + 1); i++) sc.headOuter[i] = ties ? rng.int(3) - 1 : rng.next() * 8 - 4;
+          const mask = t % 2 === 1 ? randomMask(rng, n) : null;
+          poisonUnusable(n, b, sc, mask);
+          for (let h = 1; h <= n; h++)
+            for (let side = 0; side < 2; side++)
+              if (!headOuterUsable(n, b, h, side, mask)) sc.headOuter[2 * h + side] = Number.NaN;
+          const want = bruteVineHeadOuter(n, b, sc, mask, singleRoot);
+          const got = parser.maxMarginals(n, sc, mask, { witness: true });
+          // The head-side arrays are views of buffers the next call reuses.
+          const gotHead = got.headOuter.slice();
+          const gotHeadCount = got.witness!.headOuter.slice();
+          const fast = parser.maxMarginals(n, sc, mask);
+          const dec = parser.decode(n, sc, mask);
+          const tag = `n=${n} b=${b} t=${t} singleRoot=${singleRoot}`;
+          assert.ok(got.headSide && fast.headSide);
+          if (want.best === NEG) {
+            assert.equal(got.best, NEG, tag);
+            assert.equal(dec.score, NEG, tag);
+            continue;
+          }
+          assert.ok(close(got.best, want.best), `${tag}: best ${got.best} vs ${want.best}`);
+          assert.ok(close(fast.best, want.best), tag);
+          assert.ok(close(dec.score, want.best), tag);
+          assert.ok(isVineStructure(dec.heads, n, b, singleRoot, mask), tag);
+          assert.deepEqual([...got.heads], [...dec.heads], tag);
+          // The best structure's score: its parts, each outer arc with its best partner.
+          let score = vineStructureScore(dec.heads, n, b, sc);
+          for (let m = 1; m <= n; m++) {
+            const v = dec.heads[m]!;
+            if (v !== VINE_LEFT && v !== VINE_RIGHT) continue;
+            const side = v === VINE_LEFT ? 0 : 1;
+            const h = fast.outerHead[2 * m + side]!;
+            assert.ok(
+              h >= 1 && (side === 0 ? h < m - b : h > m + b) && (mask === null || mask.allows(h, m)),
+              tag,
+            );
+            score += sc.headOuter[2 * h + 1 - side]!;
+          }
+          assert.ok(close(score, want.best), `${tag}: best structure scores ${score}`);
+          const h0 = (n + 1) * (2 * b + 3);
+          let finite = 0;
+          let sum = 0;
+          for (let p = 0; p < want.mm.length; p++) {
+            const isHead = p >= h0;
+            const g = isHead ? gotHead[p - h0]! : partValue(got, p, false);
+            const f = isHead ? fast.headOuter[p - h0]! : partValue(fast, p, false);
+            const w = want.mm[p]!;
+            if (w === NEG) {
+              assert.equal(g, NEG, `${tag} part ${p}: ${g} vs -Inf`);
+              assert.equal(f, NEG, `${tag} part ${p}: ${f} vs -Inf (chart)`);
+            } else {
+              assert.ok(close(g, w), `${tag} part ${p}: ${g} vs ${w}`);
+              assert.ok(close(f, w), `${tag} part ${p}: ${f} vs ${w} (chart)`);
+              finite++;
+              sum += w;
+              if (isHead) {
+                headSeen++;
+                if (w < got.best - EPS) pruned++;
+              }
+            }
+            const c = isHead ? gotHeadCount[p - h0]! : partValue(got, p, true);
+            if (!ties) assert.equal(c, want.count[p], `${tag} count of part ${p}`);
+            checked++;
+          }
+          assert.equal(got.parts, finite, tag);
+          assert.equal(fast.parts, finite, tag);
+          assert.ok(close(got.mean, sum / finite), tag);
+        }
+      }
+    }
+  }
+  assert.ok(checked > 2000, `checked ${checked}`);
+  assert.ok(headSeen > 200, `head-side outer arcs with finite max-marginal: ${headSeen}`);
+  assert.ok(pruned > 50, `head-side outer arcs below the best: ${pruned}`);
 });

@@ -158,3 +158,72 @@ test("first-order pruning keeps the arcs reaching t_α and the best tree", () =>
     }
   }
 });
+
+test("with head-side outer arcs a long arc needs both of its outer arcs; the best structure survives", () => {
+  const rng = new Rng(78);
+  let cases = 0;
+  let treesKept = 0;
+  let cut = 0;
+  for (const singleRoot of [true, false]) {
+    for (let n = 2; n <= 8; n++) {
+      for (const b of [1, 2]) {
+        const parser = new VineParser({ band: b, singleRoot, headOuter: true });
+        const sc = new VineScores(b);
+        for (let t = 0; t < 6; t++) {
+          randomVineScores(rng, n, b, false, sc);
+          for (let i = 0; i < 2 * (n + 1); i++) sc.headOuter[i] = rng.next() * 8 - 5;
+          const input = t % 2 === 1 ? randomMask(rng, n, 0.3) : null;
+          const mm = parser.maxMarginals(n, sc, input);
+          if (!(mm.best > NEG)) continue;
+          // Trees whose vine structure is the best one, each long arc from its outer arc's partner.
+          const realizers: Int32Array[] = [];
+          if (n <= 6)
+            for (const heads of enumerateTrees(n, { mask: input, singleRoot })) {
+              const vh = toVineStructure(heads, n, b);
+              let same = true;
+              for (let m = 1; m <= n && same; m++) {
+                if (vh[m] !== mm.heads[m]) same = false;
+                else if (vh[m] === VINE_LEFT) same = heads[m] === mm.outerHead[2 * m];
+                else if (vh[m] === VINE_RIGHT) same = heads[m] === mm.outerHead[2 * m + 1];
+              }
+              if (same) realizers.push(heads);
+            }
+          for (const alpha of [0, 0.3, 0.7, 1]) {
+            const th = vineThreshold(mm, alpha);
+            const out = vinePruneMask(mm, th, input);
+            cases++;
+            for (let m = 1; m <= n; m++) {
+              let incoming = 0;
+              for (let side = 0; side < 2; side++) {
+                const inBest = mm.heads[m] === (side === 0 ? VINE_LEFT : VINE_RIGHT);
+                const outerKept = inBest || (mm.outer[2 * m + side]! > NEG && mm.outer[2 * m + side]! >= th);
+                for (let h = 1; h <= n; h++) {
+                  if (Math.abs(h - m) <= b || (h < m ? 0 : 1) !== side) continue;
+                  const allowed = input === null || input.allows(h, m);
+                  const v = mm.headOuter[2 * h + 1 - side]!;
+                  const rule =
+                    allowed &&
+                    ((outerKept && v > NEG && v >= th) || (inBest && h === mm.outerHead[2 * m + side]));
+                  assert.equal(out.allows(h, m), rule, `${h}→${m} α=${alpha}`);
+                  if (allowed && outerKept && !rule) cut++;
+                }
+              }
+              for (let h = 0; h <= n; h++) if (out.allows(h, m)) incoming++;
+              assert.ok(incoming > 0, `token ${m} has no head left`);
+              for (let h = 0; h <= n; h++)
+                if (input !== null && !input.allows(h, m)) assert.ok(!out.allows(h, m));
+            }
+            for (const heads of realizers) {
+              for (let m = 1; m <= n; m++)
+                assert.ok(out.allows(heads[m]!, m), `realizer arc ${heads[m]}→${m}`);
+              treesKept++;
+            }
+          }
+        }
+      }
+    }
+  }
+  assert.ok(cases > 200, `cases ${cases}`);
+  assert.ok(treesKept > 50, `trees kept ${treesKept}`);
+  assert.ok(cut > 50, `long arcs removed by a head-side outer arc alone: ${cut}`);
+});

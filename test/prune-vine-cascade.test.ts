@@ -199,6 +199,7 @@ test("vine pass: the best vine structure survives; pruned outer arcs remove thei
 test("vine and max-marginal passes: model round trip and one-line errors for bad files", () => {
   const passes = [
     VinePass.fromFloats(randomWeights(11), 3, 0.4),
+    VinePass.fromFloats(randomWeights(13), 2, 0.6, true),
     MaxMarginalPass.fromFloats(2, randomWeights(12), 0.3),
   ];
   for (const p of passes) {
@@ -216,6 +217,7 @@ test("vine and max-marginal passes: model round trip and one-line errors for bad
       [bad({ size: 1000 }), "model-corrupt"],
       [bad({}, {}), "model-corrupt"],
       [bad({ band: 0, order: 5 }), "model-corrupt"],
+      ...(p instanceof VinePass ? ([[bad({ headOuter: "yes" }), "model-corrupt"]] as const) : []),
     ] as const) {
       assert.throws(
         () => prunerFromModelData(data, "f.vpm"),
@@ -223,6 +225,57 @@ test("vine and max-marginal passes: model round trip and one-line errors for bad
       );
     }
   }
+});
+
+test("vine pass: a version-1 file (no head-side outer arcs) still loads and prunes as before", () => {
+  const pass = VinePass.fromFloats(randomWeights(14), 2, 0.5);
+  const m = decodeModel(encodeModel(pass.toModelData()));
+  const meta: Record<string, unknown> = { ...m.meta, version: 1 };
+  delete meta.headOuter;
+  const old = prunerFromModelData({ kind: m.kind, meta, arrays: m.arrays }, "old.vpm") as VinePass;
+  assert.equal(old.headOuter, false);
+  for (let i = 0; i < 20; i++) {
+    const x = prepared(i);
+    const a = ArcMask.full(x.n);
+    const b = ArcMask.full(x.n);
+    pass.pruneAtoms(x, a);
+    old.pruneAtoms(x, b);
+    assert.deepEqual(a.bits, b.bits);
+  }
+});
+
+test("vine pass with head-side outer arcs: a long arc needs the outer arcs at both of its ends", () => {
+  const b = 2;
+  const pass = VinePass.fromFloats(randomWeights(15), b, 0.3, true);
+  let cut = 0;
+  for (let i = 0; i < 60; i++) {
+    const x = prepared(i);
+    const n = x.n;
+    if (n < 2) continue;
+    const mm = pass.maxMarginals(x, null);
+    const ho = mm.headOuter.slice();
+    const outer = mm.outer.slice();
+    const heads = mm.heads.slice();
+    const t = alphaThreshold(mm.best, mm.mean, pass.alpha);
+    const out = ArcMask.full(n);
+    pass.pruneAtoms(x, out);
+    for (let m = 1; m <= n; m++) {
+      let incoming = 0;
+      for (let h = 0; h <= n; h++) incoming += out.allows(h, m) ? 1 : 0;
+      assert.ok(incoming > 0, "every token keeps a head");
+      for (let h = 1; h <= n; h++) {
+        if (Math.abs(h - m) <= b) continue;
+        const side = h < m ? 0 : 1;
+        const inBest = heads[m] === (side === 0 ? VINE_LEFT : VINE_RIGHT);
+        if (out.allows(h, m) && !inBest) {
+          assert.ok(outer[2 * m + side]! >= t, "modifier-side outer arc kept");
+          assert.ok(ho[2 * h + 1 - side]! >= t, "head-side outer arc kept");
+        }
+        if (!out.allows(h, m) && outer[2 * m + side]! >= t) cut++;
+      }
+    }
+  }
+  assert.ok(cut > 0, "some long arcs are removed by their head-side outer arc alone");
 });
 
 test("structured prediction cascade: a tiny order-3 cascade trained on a toy treebank", () => {
@@ -258,6 +311,7 @@ test("structured prediction cascade: a tiny order-3 cascade trained on a toy tre
   for (let i = 0; i < 20; i++) assert.deepEqual(c.prune(train[i]!, vocab).bits, r.trainMasks[i]!.bits);
   // α is the largest grid value within the loss target on dev.
   const vine = r.cascade.passes[0] as VinePass;
+  assert.ok(vine.headOuter, "head-side outer arcs by default");
   const curve = alphaCurve(
     vine,
     dev,
@@ -348,7 +402,10 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
       model,
     ]);
     assert.equal(t.status, 0, t.stderr);
-    assert.match(t.stderr, /cascade pass vine b=3 \(alpha [-\d.]+\): train \d+ of \d+ gold arcs lost/);
+    assert.match(
+      t.stderr,
+      /cascade pass vine b=3 \(both ends\) \(alpha [-\d.]+\): train \d+ of \d+ gold arcs lost/,
+    );
     const parser = loadParser(model) as HigherOrderParser;
     assert.equal(parser.cascade.name, "vine+maxmarginal");
     for (const prune of ["default", "none"]) {

@@ -120,3 +120,81 @@ export function randomVineScores(rng: Rng, n: number, b: number, ties: boolean, 
   for (let i = 0; i < 2 * (n + 1); i++) out.outer[i] = draw();
   return out;
 }
+
+/** Whether head h may take its head-side outer arc on `side` (some allowed long arc out of h there). */
+export function headOuterUsable(
+  n: number,
+  b: number,
+  h: number,
+  side: number,
+  mask: ArcMask | null,
+): boolean {
+  const lo = side === 0 ? 1 : h + b + 1;
+  const hi = side === 0 ? h - b - 1 : n;
+  for (let m = lo; m <= hi; m++) if (mask === null || mask.allows(h, m)) return true;
+  return false;
+}
+
+/**
+ * Max-marginals and witness counts of the vine structure set with head-side outer arcs, by
+ * enumeration: every structure of `vineStructures`, with every choice of a partner for each of its
+ * outer arcs (a head h beyond the band on that side with h→m allowed, whose head-side outer arc
+ * pointing at m the structure then holds, once per outer arc that takes it). Part ids: the vine
+ * parser's, then (n + 1)(2b + 3) + 2h + side for the head-side outer arcs; witness counts count a part
+ * as often as the witness holds it.
+ */
+export function bruteVineHeadOuter(
+  n: number,
+  b: number,
+  scores: VineScores,
+  mask: ArcMask | null,
+  singleRoot: boolean,
+): BruteVine {
+  const h0 = (n + 1) * (2 * b + 3);
+  const parts = h0 + 2 * (n + 1);
+  const mm = new Float64Array(parts).fill(NEG);
+  const arg: number[][] = new Array<number[]>(parts);
+  let best = NEG;
+  const structs = vineStructures(n, b, singleRoot, mask);
+  for (const vh of structs) {
+    const base = vineStructureScore(vh, n, b, scores);
+    if (!(base > NEG)) continue;
+    const chartIds = vinePartIds(vh, n, b);
+    // Partner choices of each outer arc.
+    const choices: number[][] = [];
+    for (let m = 1; m <= n; m++) {
+      const v = vh[m]!;
+      if (v !== VINE_LEFT && v !== VINE_RIGHT) continue;
+      const list: number[] = [];
+      for (let h = 1; h <= n; h++) {
+        const far = v === VINE_LEFT ? h < m - b : h > m + b;
+        if (far && (mask === null || mask.allows(h, m))) list.push(2 * h + (v === VINE_LEFT ? 1 : 0));
+      }
+      choices.push(list);
+    }
+    const pick = new Array<number>(choices.length).fill(0);
+    for (;;) {
+      let s = base;
+      // A head-side outer arc taken by two outer arcs counts twice (in the score and the features).
+      const idList = chartIds.slice();
+      choices.forEach((list, i) => {
+        const f = list[pick[i]!]!;
+        s += scores.headOuter[f]!;
+        idList.push(h0 + f);
+      });
+      if (s > best) best = s;
+      for (const p of new Set(idList)) {
+        if (s > mm[p]!) {
+          mm[p] = s;
+          arg[p] = idList;
+        }
+      }
+      let i = 0;
+      while (i < choices.length && ++pick[i]! === choices[i]!.length) pick[i++] = 0;
+      if (i === choices.length) break;
+    }
+  }
+  const count = new Int32Array(parts);
+  for (let p = 0; p < parts; p++) if (mm[p]! > NEG) for (const q of arg[p]!) count[q]!++;
+  return { best, mm, count, structures: structs.length };
+}

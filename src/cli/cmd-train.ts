@@ -69,6 +69,8 @@ options:
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes)
+  --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
+                      arcs too, so that a long arc survives only if both of its ends' do (default yes)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -108,6 +110,7 @@ export const command: Command = {
       prune: { type: "string" },
       "vine-band": { type: "string" },
       "vine-pass": { type: "string" },
+      "vine-head-outer": { type: "string" },
       "cascade-epochs": { type: "string" },
       "cascade-loss": { type: "string" },
       "cascade-alpha": { type: "string" },
@@ -170,6 +173,15 @@ export const command: Command = {
     const vinePass = choiceOption("train", "vine-pass", values["vine-pass"], ["yes", "no"] as const, "yes");
     if (values["vine-pass"] !== undefined && !vine)
       throw new UsageError("train: --vine-pass goes with --prune FILTER[,FILTER…],vine");
+    const headOuter = choiceOption(
+      "train",
+      "vine-head-outer",
+      values["vine-head-outer"],
+      ["yes", "no"] as const,
+      "yes",
+    );
+    if (values["vine-head-outer"] !== undefined && !vine)
+      throw new UsageError("train: --vine-head-outer goes with --prune vine");
     if (vinePass === "no" && (prefix.empty || order === 1))
       throw new UsageError(
         "train: --vine-pass no needs filters in front (--prune FILTER,vine) and --order 2 or 3",
@@ -232,6 +244,7 @@ export const command: Command = {
         order: order as 1 | 2 | 3,
         prefix,
         vinePass: vinePass === "yes",
+        headOuter: headOuter === "yes",
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),
         spc: {

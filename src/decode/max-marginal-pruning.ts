@@ -41,12 +41,14 @@ export function meanMaxMarginal(values: ArrayLike<number>, length: number = valu
 
 /**
  * The arc mask a vine pass hands to the next pass: short arc h→m and root arc 0→m kept iff their
- * max-marginal is ≥ threshold; a long arc h→m (|h − m| > b, h ≥ 1) kept iff the input mask allows it
- * and the outer arc of m on h's side has max-marginal ≥ threshold. The parts of the best vine
- * structure are always kept (their max-marginal equals the best score ≥ t_α; this guards against
- * rounding). Never keeps an arc the input mask prunes. When no vine structure exists (best =
- * -Infinity) nothing is pruned: the result equals the input mask (all arcs when it is null). Writes
- * into `out` (same n) when given; O(n²) for the dense mask, O(n·b) besides.
+ * max-marginal is ≥ threshold; a long arc h→m (|h − m| > b, h ≥ 1) kept iff the input mask allows it,
+ * the outer arc of m on h's side has max-marginal ≥ threshold and, with head-side outer arcs, so has
+ * the head-side outer arc of h on m's side. The parts of the best vine structure are always kept
+ * (their max-marginal equals the best score ≥ t_α; this guards against rounding), with head-side outer
+ * arcs the long arc h→m of each of its outer arcs and partner h. Never keeps an
+ * arc the input mask prunes. When no vine structure exists (best = -Infinity) nothing is pruned: the
+ * result equals the input mask (all arcs when it is null). Writes into `out` (same n) when given;
+ * O(n²) for the dense mask, O(n·b) besides.
  */
 export function vinePruneMask(
   mm: VineMaxMarginals,
@@ -67,6 +69,7 @@ export function vinePruneMask(
   const bits = mask.bits;
   const inBits = input === null ? null : input.bits;
   const heads = mm.heads;
+  const ho = mm.headSide ? mm.headOuter : null;
   for (let m = 1; m <= n; m++) {
     const row = m * W;
     for (let slot = 0; slot < W; slot++) {
@@ -79,16 +82,21 @@ export function vinePruneMask(
     if (keeps(mm.root[m]!, threshold)) bits[m] = 1;
     const best = heads[m]!;
     if (best >= 0) bits[best * size + m] = 1;
-    if (keeps(mm.outer[2 * m]!, threshold) || best === VINE_LEFT)
-      for (let h = 1; h < m - b; h++) {
+    for (let side = 0; side < 2; side++) {
+      const inBest = best === (side === 0 ? VINE_LEFT : VINE_RIGHT);
+      if (!inBest && !keeps(mm.outer[2 * m + side]!, threshold)) continue;
+      const lo = side === 0 ? 1 : m + b + 1;
+      const hi = side === 0 ? m - b - 1 : n;
+      // The head-side outer arc of h pointing at m: h's right one when h is left of m.
+      const hSide = 1 - side;
+      for (let h = lo; h <= hi; h++) {
         const a = h * size + m;
-        if (inBits === null || inBits[a] === 1) bits[a] = 1;
+        if (inBits !== null && inBits[a] === 0) continue;
+        if (ho === null || keeps(ho[2 * h + hSide]!, threshold)) bits[a] = 1;
       }
-    if (keeps(mm.outer[2 * m + 1]!, threshold) || best === VINE_RIGHT)
-      for (let h = m + b + 1; h <= n; h++) {
-        const a = h * size + m;
-        if (inBits === null || inBits[a] === 1) bits[a] = 1;
-      }
+      // The best structure's long arc: its outer arc with its head-side partner.
+      if (inBest && ho !== null) bits[mm.outerHead[2 * m + side]! * size + m] = 1;
+    }
   }
   return mask;
 }

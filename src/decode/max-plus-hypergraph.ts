@@ -182,9 +182,11 @@ export class MaxPlusHypergraph {
    * the best derivation through the hyperedge achieving it (best inside derivations of the tails, best
    * outside context of the head); `count[p]` = number of such witnesses containing part p. Requests
    * travel up the outside back-pointers (items in increasing order) and then down the inside
-   * back-pointers (decreasing order), each item visited once: linear in the size of the graph.
+   * back-pointers (decreasing order), each item visited once: linear in the size of the graph. With
+   * `weight`, part p's witness is counted weight[p] times (callers whose parts stand for several
+   * structures that share one witness in the graph).
    */
-  witnessCounts(goal: number): void {
+  witnessCounts(goal: number, weight: Int32Array | null = null): void {
     const parts = this.parts;
     const items = this.items;
     const count = this.count;
@@ -202,10 +204,11 @@ export class MaxPlusHypergraph {
     for (let p = 0; p < parts; p++) {
       if (!(mm[p]! > NEG)) continue;
       const e = we[p]!;
-      count[p]!++;
-      outReq[head[e]!]!++;
-      inReq[tail1[e]!]!++;
-      inReq[tail2[e]!]!++;
+      const w = weight === null ? 1 : weight[p]!;
+      count[p]! += w;
+      outReq[head[e]!]! += w;
+      inReq[tail1[e]!]! += w;
+      inReq[tail2[e]!]! += w;
     }
     const obp = this.obp;
     for (let x = UNIT_ITEM + 1; x < items; x++) {

@@ -12,6 +12,11 @@ export interface VineOptions {
   band: number;
   /** The root takes exactly one child (UD); default true. */
   singleRoot?: boolean;
+  /**
+   * Whether each outer arc comes with the head-side outer arc of a head beyond the band (see
+   * `VineParser`), scored from `headOuter` of the score arrays; default false.
+   */
+  headOuter?: boolean;
 }
 
 /** Scores of one sentence in the vine layout (see vine-structure.ts); `VineScores` is one. */
@@ -22,6 +27,8 @@ export interface VineScoreArrays {
   root: Float64Array;
   /** outer[2m] (left), outer[2m + 1] (right), length ≥ 2(n + 1). */
   outer: Float64Array;
+  /** headOuter[2h] (left), headOuter[2h + 1] (right), length ≥ 2(n + 1); read with `headOuter` only. */
+  headOuter?: Float64Array;
 }
 
 /** Best vine structure of a sentence. */
@@ -40,6 +47,8 @@ export interface VineWitnessCounts {
   root: Int32Array;
   /** outer[2m + side]. */
   outer: Int32Array;
+  /** headOuter[2h + side] (all zero without head-side outer arcs). */
+  headOuter: Int32Array;
 }
 
 /**
@@ -61,7 +70,20 @@ export interface VineMaxMarginals {
   root: Float64Array;
   /** Same for each outer arc, outer[2m] (left), outer[2m + 1] (right). */
   outer: Float64Array;
-  /** Number of parts (short, root and outer arcs) with a finite max-marginal. */
+  /**
+   * Same for each head-side outer arc, headOuter[2h] (left), headOuter[2h + 1] (right); all -Infinity
+   * without head-side outer arcs.
+   */
+  headOuter: Float64Array;
+  /**
+   * With head-side outer arcs: for each outer arc outer[2m + side], the head h whose head-side outer
+   * arc it takes in the best structures containing it (-1 when unusable); the best structure's long
+   * arcs are h→m for its outer arcs.
+   */
+  outerHead: Int32Array;
+  /** Whether the structures carry head-side outer arcs (the parser's `headOuter`). */
+  headSide: boolean;
+  /** Number of parts (short, root, outer and head-side outer arcs) with a finite max-marginal. */
   parts: number;
   /** Mean max-marginal over those parts (equals `best` when there are none). */
   mean: number;
@@ -92,6 +114,15 @@ export interface VineMaxMarginals {
  * own fragment is a global property no linear-time dynamic program can check. With b ≥ n − 1 there
  * are no long arcs and the set is exactly the projective trees (first-order Eisner parsing).
  *
+ * With `headOuter`, every outer arc of m is taken together with the head-side outer arc of one head h
+ * beyond the band on its side for which h→m is allowed (h⇢ for ←m, h⇠ for →m): a long arc scores as
+ * the sum of the outer arcs at its two ends. Several outer arcs may take the same head-side one (a head
+ * with several long modifiers); whether the heads so chosen make a tree is, as for the outer arcs
+ * alone, not checked. Every tree still maps into the set, with the head-side outer arcs of its long
+ * arcs. The chart sees each outer arc with its best head-side partner; a head-side outer arc's
+ * max-marginal is the best over the outer arcs it can pair with of the outer arc's max-marginal with
+ * the partner exchanged (O(n²) with a mask, as finding usable outer arcs already is).
+ *
  * Dynamic program: Eisner's spans restricted to width ≤ b (O(n·b²)), plus linear chains over
  * fragments: Q(h) = best prefix whose last fragment has h's left half complete, P(x) = best prefix
  * whose last fragment's right spine reaches x, in a few states (root arcs used: 0 / 1 or more; first
@@ -109,11 +140,23 @@ export class VineParser {
   private eff = new Float64Array(0);
   private mm = new Float64Array(0);
   private partBuf = new Int32Array(0);
+  /** Whether structures carry head-side outer arcs. */
+  readonly headOuter: boolean;
+  /** Per outer arc: its best head-side partner's score and head (-1 = none). */
+  private hBest = new Float64Array(0);
+  private hArg = new Int32Array(0);
+  /** Per head-side outer arc: max-marginal, witness count, the outer arc (part id) of its witness. */
+  private hMm = new Float64Array(0);
+  private hCount = new Int32Array(0);
+  private hVia = new Int32Array(0);
+  /** Witness weights of the chart's parts. */
+  private weight = new Int32Array(0);
 
   constructor(options: VineOptions) {
     checkBand(options.band);
     this.band = options.band;
     this.singleRoot = options.singleRoot ?? true;
+    this.headOuter = options.headOuter ?? false;
     this.chart = new VineChart(this.band, this.singleRoot);
   }
 
@@ -161,7 +204,10 @@ export class VineParser {
         best = hg.inside[goal]!;
         hg.outside(goal);
         hg.maxMarginals();
-        hg.witnessCounts(goal);
+        if (this.headOuter) {
+          this.headMaxMarginals(n, mask, hg.marginal, o0, scores);
+          hg.witnessCounts(goal, this.witnessWeights(n, parts));
+        } else hg.witnessCounts(goal);
         if (this.partBuf.length < n + 1) this.partBuf = new Int32Array(n + 1);
         const k = hg.bestParts(goal, this.partBuf);
         partsToHeads(this.partBuf, k, b, r0, o0, heads);
@@ -181,8 +227,17 @@ export class VineParser {
         if (best > NEG) {
           this.chart.outside(this.eff, mm);
           this.chart.backtrack(heads);
+          if (this.headOuter) this.headMaxMarginals(n, mask, mm, o0, scores);
         }
       }
+    }
+    const size = n + 1;
+    const headOk = this.headOuter && n > 0 && best > NEG;
+    if (!headOk) {
+      if (this.hMm.length < 2 * size) this.growHead(size);
+      this.hMm.fill(NEG, 0, 2 * size);
+      this.hCount.fill(0, 0, 2 * size);
+      this.hArg.fill(-1, 0, 2 * size);
     }
     let count = 0;
     let sum = 0;
@@ -193,6 +248,17 @@ export class VineParser {
         sum += v;
       }
     }
+    if (headOk) {
+      const hm = this.hMm;
+      for (let i = 2; i < 2 * size; i++) {
+        const v = hm[i]!;
+        if (v > NEG) {
+          count++;
+          sum += v;
+        }
+      }
+      if (counts !== null) this.headWitnessCounts(n, o0, counts);
+    }
     return {
       n,
       band: b,
@@ -201,6 +267,9 @@ export class VineParser {
       short: mm.subarray(0, r0),
       root: mm.subarray(r0, o0),
       outer: mm.subarray(o0, parts),
+      headOuter: this.hMm.subarray(0, 2 * size),
+      outerHead: this.hArg.subarray(0, 2 * size),
+      headSide: this.headOuter,
       parts: count,
       mean: count > 0 ? sum / count : best,
       witness:
@@ -210,8 +279,134 @@ export class VineParser {
               short: counts.subarray(0, r0),
               root: counts.subarray(r0, o0),
               outer: counts.subarray(o0, parts),
+              headOuter: this.hCount.subarray(0, 2 * size),
             },
     };
+  }
+
+  private growHead(size: number): void {
+    const cap = Math.max(2 * size, Math.ceil(this.hMm.length * 1.5));
+    this.hBest = new Float64Array(cap);
+    this.hArg = new Int32Array(cap);
+    this.hMm = new Float64Array(cap);
+    this.hCount = new Int32Array(cap);
+    this.hVia = new Int32Array(cap);
+  }
+
+  /**
+   * Each outer arc's best head-side partner (into hBest / hArg): the largest head-side outer score
+   * among heads h beyond the band on its side with h→m allowed; -Infinity / -1 when there is none.
+   */
+  private headPartners(n: number, scores: VineScoreArrays, bits: Uint8Array | null): void {
+    const size = n + 1;
+    if (this.hMm.length < 2 * size) this.growHead(size);
+    const hs = scores.headOuter;
+    if (hs === undefined || hs.length < 2 * size)
+      throw new Error(`vine: head-side outer scores missing or too short for ${n} tokens`);
+    const b = this.band;
+    const hBest = this.hBest;
+    const hArg = this.hArg;
+    hBest[0] = NEG;
+    hBest[1] = NEG;
+    hArg[0] = -1;
+    hArg[1] = -1;
+    for (let m = 1; m <= n; m++) {
+      for (let side = 0; side < 2; side++) {
+        const lo = side === 0 ? 1 : m + b + 1;
+        const hi = side === 0 ? m - b - 1 : n;
+        const flag = 1 - side;
+        let best = NEG;
+        let arg = -1;
+        for (let h = lo; h <= hi; h++) {
+          if (bits !== null && bits[h * size + m] === 0) continue;
+          const v = hs[2 * h + flag]!;
+          if (v > best || arg < 0) {
+            best = v;
+            arg = h;
+          }
+        }
+        hBest[2 * m + side] = arg < 0 ? NEG : best;
+        hArg[2 * m + side] = arg;
+      }
+    }
+  }
+
+  /**
+   * Max-marginals of the head-side outer arcs from the outer arcs' (mm at o0 + 2m + side): for each
+   * usable outer arc and each partner h it may take, the outer arc's max-marginal with h's score in
+   * place of its best partner's; the best partner's is the outer arc's own, exactly.
+   */
+  private headMaxMarginals(
+    n: number,
+    mask: ArcMask | null,
+    mm: Float64Array,
+    o0: number,
+    scores: VineScoreArrays,
+  ): void {
+    const size = n + 1;
+    const b = this.band;
+    const bits = mask === null ? null : mask.bits;
+    const hs = scores.headOuter!;
+    const hMm = this.hMm;
+    const hVia = this.hVia;
+    const hBest = this.hBest;
+    const hArg = this.hArg;
+    hMm.fill(NEG, 0, 2 * size);
+    hVia.fill(-1, 0, 2 * size);
+    for (let m = 1; m <= n; m++) {
+      for (let side = 0; side < 2; side++) {
+        const o = 2 * m + side;
+        const v = mm[o0 + o]!;
+        if (!(v > NEG)) continue;
+        const lo = side === 0 ? 1 : m + b + 1;
+        const hi = side === 0 ? m - b - 1 : n;
+        const flag = 1 - side;
+        const base = v - hBest[o]!;
+        const arg = hArg[o]!;
+        for (let h = lo; h <= hi; h++) {
+          if (bits !== null && bits[h * size + m] === 0) continue;
+          const f = 2 * h + flag;
+          const c = h === arg ? v : base + hs[f]!;
+          if (c > hMm[f]!) {
+            hMm[f] = c;
+            hVia[f] = o0 + o;
+          }
+        }
+      }
+    }
+  }
+
+  /** Witness weights of the chart's parts: 1, plus for an outer arc the head-side ones whose witness it carries. */
+  private witnessWeights(n: number, parts: number): Int32Array {
+    if (this.weight.length < parts + 1)
+      this.weight = new Int32Array(Math.max(parts + 1, Math.ceil(this.weight.length * 1.5)));
+    const w = this.weight;
+    w.fill(1, 0, parts + 1);
+    const hVia = this.hVia;
+    for (let f = 2; f < 2 * (n + 1); f++) if (hVia[f]! >= 0) w[hVia[f]!] = w[hVia[f]!]! + 1;
+    return w;
+  }
+
+  /**
+   * Witness counts of the head-side outer arcs, given the chart's (weighted by `witnessWeights`): a
+   * head-side outer arc is in every witness that holds an outer arc whose best partner it is, except
+   * the extra witnesses of other head-side outer arcs carried by that outer arc, and in its own.
+   */
+  private headWitnessCounts(n: number, o0: number, counts: Int32Array): void {
+    const size = n + 1;
+    const hCount = this.hCount;
+    const hArg = this.hArg;
+    const hVia = this.hVia;
+    const w = this.weight;
+    hCount.fill(0, 0, 2 * size);
+    for (let f = 2; f < 2 * size; f++) if (hVia[f]! >= 0) hCount[f] = 1;
+    for (let o = 2; o < 2 * size; o++) {
+      const h = hArg[o]!;
+      const c = counts[o0 + o]!;
+      if (h < 0 || c === 0) continue;
+      const f = 2 * h + 1 - (o & 1);
+      hCount[f] = hCount[f]! + c - (w[o0 + o]! - 1);
+    }
   }
 
   /** Scores of usable parts (-Infinity for the others) in the part-id layout, into `eff`. */
@@ -242,10 +437,18 @@ export class VineParser {
     score[r0] = NEG;
     score[o0] = NEG;
     score[o0 + 1] = NEG;
+    if (this.headOuter) this.headPartners(n, scores, bits);
+    const hBest = this.hBest;
     for (let m = 1; m <= n; m++) {
       score[r0 + m] = bits === null || bits[m] === 1 ? scores.root[m]! : NEG;
-      score[o0 + 2 * m] = anyAllowed(bits, size, 1, m - b - 1, m) ? scores.outer[2 * m]! : NEG;
-      score[o0 + 2 * m + 1] = anyAllowed(bits, size, m + b + 1, n, m) ? scores.outer[2 * m + 1]! : NEG;
+      if (this.headOuter) {
+        // An outer arc with its best head-side partner (none: unusable).
+        score[o0 + 2 * m] = hBest[2 * m]! > NEG ? scores.outer[2 * m]! + hBest[2 * m]! : NEG;
+        score[o0 + 2 * m + 1] = hBest[2 * m + 1]! > NEG ? scores.outer[2 * m + 1]! + hBest[2 * m + 1]! : NEG;
+      } else {
+        score[o0 + 2 * m] = anyAllowed(bits, size, 1, m - b - 1, m) ? scores.outer[2 * m]! : NEG;
+        score[o0 + 2 * m + 1] = anyAllowed(bits, size, m + b + 1, n, m) ? scores.outer[2 * m + 1]! : NEG;
+      }
     }
     score[parts] = 0;
   }

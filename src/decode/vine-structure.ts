@@ -15,7 +15,12 @@
  *   - short[m · 2b + slot]: slots 0..b−1 are heads m − b … m − 1, slots b..2b−1 heads m + 1 … m + b
  *     (`vineShortIndex`); slots whose head lies outside 1..n are never read;
  *   - root[m]: arc 0→m;
- *   - outer[2m] = ←m (head to the left), outer[2m + 1] = →m (head to the right).
+ *   - outer[2m] = ←m (head to the left), outer[2m + 1] = →m (head to the right);
+ *   - headOuter[2h] = h⇠ (h heads a long arc to its left, into an m < h − b), headOuter[2h + 1] = h⇢
+ *     (a long arc to its right, into an m > h + b): the head-side outer arcs, one per token and side,
+ *     standing for every long arc out of h on that side. With them (see `VineParser`), the outer arc
+ *     of m is taken together with the head-side outer arc of one head beyond the band, and a long arc
+ *     survives pruning only when the outer arcs at both of its ends do.
  */
 
 import type { ArcMask } from "../mask/arc-mask.js";
@@ -51,6 +56,8 @@ export class VineScores {
   root = new Float64Array(0);
   /** Outer-arc scores, outer[2m] (left) and outer[2m + 1] (right). */
   outer = new Float64Array(0);
+  /** Head-side outer-arc scores, headOuter[2h] (long arcs to h's left) and headOuter[2h + 1] (right). */
+  headOuter = new Float64Array(0);
 
   constructor(band: number) {
     checkBand(band);
@@ -65,6 +72,7 @@ export class VineScores {
       this.short = new Float64Array(cap * 2 * this.band);
       this.root = new Float64Array(cap);
       this.outer = new Float64Array(cap * 2);
+      this.headOuter = new Float64Array(cap * 2);
     }
     return this;
   }

@@ -53,7 +53,8 @@ export interface SpcEpochReport {
 }
 
 /** What a pass to be trained is: the vine (band b), or a first- / second-order max-marginal model. */
-export type SpcPassSpec = { type: "vine"; band: number } | { type: "maxmarginal"; order: 1 | 2 };
+export type SpcPassSpec =
+  { type: "vine"; band: number; headOuter?: boolean } | { type: "maxmarginal"; order: 1 | 2 };
 
 /** Feature indices and coefficients of one subgradient (duplicates allowed). */
 class UpdateList {
@@ -150,9 +151,10 @@ class VineSpcModel implements SpcModel {
   constructor(
     private readonly w: Float32Array,
     private readonly band: number,
+    private readonly headOuter: boolean,
   ) {
-    this.scorer = new VinePartScorer(w, band);
-    this.parser = new VineParser({ band });
+    this.scorer = new VinePartScorer(w, band, 1, headOuter);
+    this.parser = new VineParser({ band, headOuter });
   }
   compute(x: FeatureSentence, mask: ArcMask): { best: number; mean: number } {
     const mm = this.parser.maxMarginals(x.n, this.scorer.score(x, mask), mask);
@@ -170,12 +172,25 @@ class VineSpcModel implements SpcModel {
     upd.push(this.buf, k, coef);
     return dotBuf(this.w, this.buf, k);
   }
+  /** Adds coef · φ(head-side outer arc i = 2h + side); returns its score. */
+  private headPart(x: FeatureSentence, i: number, upd: UpdateList, coef: number): number {
+    const k = outerFeatures(x, i >> 1, i & 1, this.band, this.buf, this.w.length - 1, 1);
+    upd.push(this.buf, k, coef);
+    return dotBuf(this.w, this.buf, k);
+  }
   gold(x: FeatureSentence, gold: Int32Array, upd: UpdateList, coef: number): number {
     const n = x.n;
     if (this.vh.length < n + 1) this.vh = new Int32Array(2 * (n + 1));
     const vh = toVineStructure(gold, n, this.band, this.vh);
     let s = 0;
-    for (let m = 1; m <= n; m++) s += this.part(x, vh[m]!, m, upd, coef);
+    for (let m = 1; m <= n; m++) {
+      s += this.part(x, vh[m]!, m, upd, coef);
+      // A long arc's outer arc comes with its head's head-side outer arc on m's side.
+      if (this.headOuter && vh[m]! < 0) {
+        const h = gold[m]!;
+        s += this.headPart(x, 2 * h + (h < m ? 1 : 0), upd, coef);
+      }
+    }
     return s;
   }
   witness(x: FeatureSentence, mask: ArcMask, alpha: number, upd: UpdateList, coef: number): void {
@@ -195,6 +210,19 @@ class VineSpcModel implements SpcModel {
       if (wc.root[m]! !== 0) this.part(x, 0, m, upd, c * wc.root[m]!);
       if (wc.outer[2 * m]! !== 0) this.part(x, VINE_LEFT, m, upd, c * wc.outer[2 * m]!);
       if (wc.outer[2 * m + 1]! !== 0) this.part(x, VINE_RIGHT, m, upd, c * wc.outer[2 * m + 1]!);
+    }
+    if (this.headOuter) {
+      // The best structure's outer arcs take their best head-side partners.
+      for (let m = 1; m <= n; m++) {
+        const v = mm.heads[m]!;
+        if (v !== VINE_LEFT && v !== VINE_RIGHT) continue;
+        const side = v === VINE_LEFT ? 0 : 1;
+        this.headPart(x, 2 * mm.outerHead[2 * m + side]! + 1 - side, upd, coef * alpha);
+      }
+      for (let i = 2; i < 2 * (n + 1); i++) {
+        const k = wc.headOuter[i]!;
+        if (k !== 0) this.headPart(x, i, upd, c * k);
+      }
     }
   }
 }
@@ -347,7 +375,7 @@ export function trainSpcPass(
   const model = new AveragedSgd(1 << bits);
   const m: SpcModel =
     spec.type === "vine"
-      ? new VineSpcModel(model.w, spec.band)
+      ? new VineSpcModel(model.w, spec.band, spec.headOuter ?? false)
       : spec.order === 1
         ? new FirstOrderSpcModel(model.w)
         : new SecondOrderSpcModel(model.w);
@@ -508,6 +536,11 @@ export interface VineCascadeOptions {
    * place (it needs a prefix, or order ≥ 2 to have a pass at all).
    */
   vinePass?: boolean;
+  /**
+   * Whether the vine pass has head-side outer arcs too (default true), so that a long arc survives
+   * only when the outer arcs at both of its ends do.
+   */
+  headOuter?: boolean;
   /** Progress messages. */
   log?: (line: string) => void;
 }
@@ -595,6 +628,7 @@ export function trainVineCascade(
   const maxLoss = opts.maxLoss ?? [0.002, 0.003, 0.003];
   const prefix = opts.prefix ?? new PruningCascade();
   const vinePass = opts.vinePass ?? true;
+  const headOuter = opts.headOuter ?? true;
   if (!vinePass && prefix.empty && opts.order === 1)
     throw new RangeError("trainVineCascade: no vine pass, no prefix and order 1: no pass to train");
   const trainAtoms = prepareAtoms(train, vocab);
@@ -624,7 +658,11 @@ export function trainVineCascade(
   const specs: { name: string; spec: SpcPassSpec; bits: number }[][] = [];
   if (vinePass)
     specs.push(
-      bands.map((b) => ({ name: `vine b=${b}`, spec: { type: "vine", band: b }, bits: CASCADE_BITS })),
+      bands.map((b) => ({
+        name: `vine b=${b}${headOuter ? " (both ends)" : ""}`,
+        spec: { type: "vine", band: b, headOuter },
+        bits: CASCADE_BITS,
+      })),
     );
   if (opts.order >= 2)
     specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: CASCADE_BITS }]);
@@ -655,7 +693,7 @@ export function trainVineCascade(
       });
       const pass: SpcPass =
         c.spec.type === "vine"
-          ? VinePass.fromFloats(w, c.spec.band, 0)
+          ? VinePass.fromFloats(w, c.spec.band, 0, c.spec.headOuter ?? false)
           : MaxMarginalPass.fromFloats(c.spec.order, w, 0);
       const curve =
         tuneSet === null

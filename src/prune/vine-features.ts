@@ -13,38 +13,41 @@ function spanBucket(k: number): number {
 }
 
 /**
- * Feature indices of the outer arc of modifier m on `side` (0 = head to the left, ←m; 1 = to the
- * right, →m) for band b, reduced by `wmask` (table size − 1): modifier word and tags with their
- * neighbours' tags, and how many long-arc heads lie on that side. Writes `OUTER_FEATURES` indices.
+ * Feature indices of an outer arc of token t on `side` (0 = the other end to the left, 1 = to the
+ * right) for band b, reduced by `wmask` (table size − 1): with `role` 0 the modifier-side outer arc
+ * (t's head lies beyond the band: ←t, →t), with role 1 the head-side one (t heads a long arc: t⇠, t⇢).
+ * Token word and tags with their neighbours' tags, and how many tokens lie beyond the band on that
+ * side. Writes `OUTER_FEATURES` indices.
  */
 export function outerFeatures(
   x: FeatureSentence,
-  m: number,
+  t: number,
   side: number,
   band: number,
   out: Int32Array,
   wmask: number,
+  role = 0,
 ): number {
   const n = x.n;
-  const heads = side === 0 ? m - band - 1 : n - m - band;
-  const bucket = spanBucket(heads < 0 ? 0 : heads);
-  const base = mix(0x7a11e, side);
-  const xp = x.xpos[m]!;
-  const up = x.upos[m]!;
+  const far = side === 0 ? t - band - 1 : n - t - band;
+  const bucket = spanBucket(far < 0 ? 0 : far);
+  const base = role === 0 ? mix(0x7a11e, side) : mix(0x4ead0, side);
+  const xp = x.xpos[t]!;
+  const up = x.upos[t]!;
   out[0] = finish(mix(base, 1)) & wmask;
-  out[1] = finish(mix(mix(base, 2), x.word[m]!)) & wmask;
+  out[1] = finish(mix(mix(base, 2), x.word[t]!)) & wmask;
   out[2] = finish(mix(mix(base, 3), up)) & wmask;
   out[3] = finish(mix(mix(base, 4), xp)) & wmask;
-  out[4] = finish(mix(mix(mix(base, 5), xp), x.xpos[m - 1]!)) & wmask;
-  out[5] = finish(mix(mix(mix(base, 6), xp), x.xpos[m + 1]!)) & wmask;
-  out[6] = finish(mix(mix(mix(mix(base, 7), up), x.upos[m - 1]!), x.upos[m + 1]!)) & wmask;
+  out[4] = finish(mix(mix(mix(base, 5), xp), x.xpos[t - 1]!)) & wmask;
+  out[5] = finish(mix(mix(mix(base, 6), xp), x.xpos[t + 1]!)) & wmask;
+  out[6] = finish(mix(mix(mix(mix(base, 7), up), x.upos[t - 1]!), x.upos[t + 1]!)) & wmask;
   out[7] = finish(mix(mix(mix(base, 8), xp), bucket)) & wmask;
   out[8] = finish(mix(mix(mix(base, 9), up), bucket)) & wmask;
-  out[9] = finish(mix(mix(mix(base, 10), x.word[m]!), xp)) & wmask;
-  // The nearest two tokens beyond the band on that side (the closest heads the outer arc stands for;
-  // root / end-of-sentence atoms when there are none).
-  const j1 = side === 0 ? Math.max(0, m - band - 1) : Math.min(n + 1, m + band + 1);
-  const j2 = side === 0 ? Math.max(0, m - band - 2) : Math.min(n + 1, m + band + 2);
+  out[9] = finish(mix(mix(mix(base, 10), x.word[t]!), xp)) & wmask;
+  // The nearest two tokens beyond the band on that side (the closest other ends the outer arc stands
+  // for; root / end-of-sentence atoms when there are none).
+  const j1 = side === 0 ? Math.max(0, t - band - 1) : Math.min(n + 1, t + band + 1);
+  const j2 = side === 0 ? Math.max(0, t - band - 2) : Math.min(n + 1, t + band + 2);
   out[10] = finish(mix(mix(mix(base, 11), up), x.upos[j1]!)) & wmask;
   out[11] = finish(mix(mix(mix(base, 12), xp), x.xpos[j1]!)) & wmask;
   out[12] = finish(mix(mix(mix(mix(base, 13), up), x.upos[j1]!), x.upos[j2]!)) & wmask;
@@ -54,7 +57,8 @@ export function outerFeatures(
 
 /**
  * Scores the parts of a sentence's vine representation with a hashed linear model: short arcs
- * (length ≤ b) and root arcs with the first-order arc features, outer arcs with `outerFeatures`.
+ * (length ≤ b) and root arcs with the first-order arc features, outer arcs (and with `headOuter` the
+ * head-side ones) with `outerFeatures`.
  * Only short and root arcs the mask allows are scored (the others get -Infinity); O(n·b) feature
  * extractions per sentence. Keeps its buffers between sentences.
  */
@@ -72,6 +76,8 @@ export class VinePartScorer {
     readonly band: number,
     /** Factor applied to sums of `weights`. */
     public scale = 1,
+    /** Whether head-side outer arcs are scored too (into `scores.headOuter`). */
+    readonly headOuter = false,
   ) {
     this.scores = new VineScores(band);
   }
@@ -86,6 +92,8 @@ export class VinePartScorer {
     const short = sc.short;
     const root = sc.root;
     const outer = sc.outer;
+    const headOuter = sc.headOuter;
+    const heads = this.headOuter;
     const bits = mask === null ? null : mask.bits;
     const w = this.weights;
     const wmask = w.length - 1;
@@ -119,8 +127,14 @@ export class VinePartScorer {
         let s = 0;
         for (let i = 0; i < k; i++) s += w[buf[i]!]!;
         outer[2 * m + side] = s * scale;
+        if (heads) {
+          const kh = outerFeatures(x, m, side, b, buf, wmask, 1);
+          let sh = 0;
+          for (let i = 0; i < kh; i++) sh += w[buf[i]!]!;
+          headOuter[2 * m + side] = sh * scale;
+        }
       }
-      scored += 2;
+      scored += heads ? 4 : 2;
     }
     this.scored = scored;
     return sc;

@@ -10,13 +10,14 @@ import { VinePartScorer } from "./vine-features.js";
 
 /** Model-file kind of a vine pass. */
 export const VINE_KIND = "vine";
-/** Version of the vine pass layout. */
-export const VINE_VERSION = 1;
+/** Version of the vine pass layout (2 adds `headOuter`; version 1 files load without it). */
+export const VINE_VERSION = 2;
 
 /**
  * The first pass of the vine-pruning cascade (Rush & Petrov 2012): a first-order vine parser of band b
  * (Eisner & Smith 2005; `VineParser`) scores short arcs (length ≤ b), root arcs and outer arcs (one per
- * token and side, standing for every longer arc into it) with its own linear model, computes every
+ * token and side, standing for every longer arc into it; with `headOuter` also one per token and side
+ * standing for every longer arc out of it) with its own linear model, computes every
  * part's max-marginal in O(n·b²) and keeps a part iff its max-marginal ≥ t_α = α·best + (1 − α)·mean.
  * A pruned outer arc removes every long arc it stands for; the best vine structure always survives.
  * Only arcs the incoming mask allows are scored or kept.
@@ -37,14 +38,16 @@ export class VinePass implements ArcPruner {
     readonly band: number,
     /** α of the threshold, in [−1, 1] (Rush & Petrov: [0, 1]; below 0 the threshold lies under the mean): larger prunes more. */
     public alpha: number,
+    /** Whether long arcs also need the head-side outer arc of their head (see `VineParser`). */
+    readonly headOuter = false,
   ) {
-    this.parser = new VineParser({ band });
-    this.scorer = new VinePartScorer(weights.weights, band, weights.scale);
+    this.parser = new VineParser({ band, headOuter });
+    this.scorer = new VinePartScorer(weights.weights, band, weights.scale, headOuter);
   }
 
   /** A pass over float weights (quantized to 16 bits here). */
-  static fromFloats(w: Float32Array, band: number, alpha: number): VinePass {
-    return new VinePass(int16Weights(w), band, alpha);
+  static fromFloats(w: Float32Array, band: number, alpha: number, headOuter = false): VinePass {
+    return new VinePass(int16Weights(w), band, alpha, headOuter);
   }
 
   /** Removes the arcs of the parts whose max-marginal falls below t_α, in place. */
@@ -82,7 +85,13 @@ export class VinePass implements ArcPruner {
     const w = passWeightsToModel(this.weights);
     return {
       kind: VINE_KIND,
-      meta: { version: VINE_VERSION, band: this.band, alpha: this.alpha, ...w.meta },
+      meta: {
+        version: VINE_VERSION,
+        band: this.band,
+        alpha: this.alpha,
+        headOuter: this.headOuter,
+        ...w.meta,
+      },
       arrays: w.arrays,
     };
   }
@@ -91,7 +100,8 @@ export class VinePass implements ArcPruner {
   describe(): string {
     let nz = 0;
     for (const v of this.weights.weights) if (v !== 0) nz++;
-    return `vine pass (band ${this.band}, outer arcs for longer ones), max-marginal threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
+    const outer = this.headOuter ? "outer arcs at both ends of longer ones" : "outer arcs for longer ones";
+    return `vine pass (band ${this.band}, ${outer}), max-marginal threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
   }
 
   /** Loads a pass written by `toModelData`; one-line errors for bad files. */
@@ -100,10 +110,11 @@ export class VinePass implements ArcPruner {
       version?: unknown;
       band?: unknown;
       alpha?: unknown;
+      headOuter?: unknown;
       size?: unknown;
       scale?: unknown;
     };
-    if (meta.version !== VINE_VERSION)
+    if (meta.version !== 1 && meta.version !== VINE_VERSION)
       throw new VineparseError(
         "model-version",
         `vine pass version ${String(meta.version)} is not supported`,
@@ -115,6 +126,9 @@ export class VinePass implements ArcPruner {
       throw new VineparseError("model-corrupt", "corrupted model: vine pass has a bad band", file);
     if (typeof alpha !== "number" || !(alpha >= -1 && alpha <= 1))
       throw new VineparseError("model-corrupt", "corrupted model: vine pass has a bad alpha", file);
-    return new VinePass(passWeightsFromModel(meta, m.arrays, file, "vine pass"), band, alpha);
+    const headOuter = meta.version === 1 ? false : meta.headOuter;
+    if (typeof headOuter !== "boolean")
+      throw new VineparseError("model-corrupt", "corrupted model: vine pass has a bad headOuter", file);
+    return new VinePass(passWeightsFromModel(meta, m.arrays, file, "vine pass"), band, alpha, headOuter);
   }
 }
