@@ -11,11 +11,12 @@ import { enumerateTrees, treeScore } from "../src/decode/brute-force.js";
 import { EisnerDecoder } from "../src/decode/eisner.js";
 import { alphaThreshold } from "../src/decode/max-marginal-pruning.js";
 import { SecondOrderDecoder } from "../src/decode/second-order.js";
-import { VINE_LEFT, VINE_RIGHT } from "../src/decode/vine-structure.js";
+import { VINE_LEFT, VINE_RIGHT, vineShortIndex } from "../src/decode/vine-structure.js";
 import { VineparseError } from "../src/errors.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
+import { arcFeatures, MAX_ARC_FEATURES } from "../src/features/first-order.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
-import { decodeModel, encodeModel, type ModelData } from "../src/model/model-file.js";
+import { decodeModel, encodeModel, int16Weights, type ModelData } from "../src/model/model-file.js";
 import { ArcScorer } from "../src/parser/arc-scorer.js";
 import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
 import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
@@ -26,6 +27,7 @@ import { LenVinePruner } from "../src/prune/len-vine.js";
 import { MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
 import { parsePruneSpec } from "../src/prune/spec.js";
 import { alphaCurve, chooseAlpha, prepareAtoms, trainVineCascade } from "../src/prune/train-spc.js";
+import { VinePartScorer } from "../src/prune/vine-features.js";
 import { VinePass } from "../src/prune/vine-pass.js";
 import { Rng } from "../src/util/rng.js";
 import { checkRoundTrip } from "./filter-round-trip.js";
@@ -225,6 +227,42 @@ test("vine and max-marginal passes: model round trip and one-line errors for bad
       );
     }
   }
+});
+
+test("vine part scorer: 16-bit short and root arc scores equal the per-arc feature sums exactly", () => {
+  const q = int16Weights(randomWeights(16));
+  const rng = new Rng(17);
+  let checked = 0;
+  for (const b of [1, 3]) {
+    const scorer = new VinePartScorer(q.weights, b, q.scale, true);
+    const buf = new Int32Array(MAX_ARC_FEATURES);
+    const wmask = q.weights.length - 1;
+    for (let i = 0; i < 40; i++) {
+      const x = prepared(i);
+      const n = x.n;
+      const mask = i % 2 === 0 ? null : randomMask(rng, n, 0.7);
+      const sc = scorer.score(x, mask);
+      const sum = (h: number, m: number) => {
+        const k = arcFeatures(x, h, m, buf, wmask);
+        let s = 0;
+        for (let j = 0; j < k; j++) s += q.weights[buf[j]!]!;
+        return s * q.scale;
+      };
+      for (let m = 1; m <= n; m++) {
+        for (let h = Math.max(1, m - b); h <= Math.min(n, m + b); h++) {
+          if (h === m) continue;
+          const v = sc.short[vineShortIndex(b, h, m)]!;
+          if (mask !== null && !mask.allows(h, m)) assert.equal(v, -Infinity);
+          else {
+            assert.equal(v, sum(h, m), `${h}→${m}`);
+            checked++;
+          }
+        }
+        if (mask === null || mask.allows(0, m)) assert.equal(sc.root[m], sum(0, m));
+      }
+    }
+  }
+  assert.ok(checked > 500, `checked ${checked}`);
 });
 
 test("vine pass: a version-1 file (no head-side outer arcs) still loads and prunes as before", () => {

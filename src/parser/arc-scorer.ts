@@ -49,19 +49,8 @@ export class ArcScorer {
     const n = x.n;
     const size = n + 1;
     if (this.scores.length < size * size) this.scores = new Float64Array(size * size * 2);
-    if (this.headCache.length < size * 32) {
-      this.headCache = new Float64Array(size * 64);
-      this.modCache = new Float64Array(size * 64);
-    }
-    this.headCache.fill(Number.NaN, 0, size * 32);
-    this.modCache.fill(Number.NaN, 0, size * 32);
-    if (this.baseSum.length < size * 2) {
-      this.baseSum = new Float64Array(size * 4);
-      this.baseIdx = new Int32Array(size * 4 * BASE_FEATURES);
-    }
-    this.baseSum.fill(Number.NaN, 0, size * 2);
     // Under a mask most tokens take part in few arcs: their unigram sums are made per bin as needed.
-    this.perBin = mask !== null;
+    this.begin(x, mask !== null);
     const scores = this.scores;
     const between = this.between;
     let scored = 0;
@@ -89,6 +78,35 @@ export class ArcScorer {
     }
     this.scored = scored;
     return scores;
+  }
+
+  /**
+   * Starts sentence x for `scoreArcInto`: forgets the unigram sums of the sentence before. With
+   * `sparse` (few arcs per token) they are made per direction/distance bin as needed.
+   */
+  begin(x: FeatureSentence, sparse: boolean): void {
+    const size = x.n + 1;
+    if (this.headCache.length < size * 32) {
+      this.headCache = new Float64Array(size * 64);
+      this.modCache = new Float64Array(size * 64);
+    }
+    this.headCache.fill(Number.NaN, 0, size * 32);
+    this.modCache.fill(Number.NaN, 0, size * 32);
+    if (this.baseSum.length < size * 2) {
+      this.baseSum = new Float64Array(size * 4);
+      this.baseIdx = new Int32Array(size * 4 * BASE_FEATURES);
+    }
+    this.baseSum.fill(Number.NaN, 0, size * 2);
+    this.perBin = sparse;
+  }
+
+  /**
+   * Writes to out[at] the score of arc h→m of the sentence last given to `begin`, as `scoreAll` would
+   * (the tags between h and m are gathered here; cheap for short arcs).
+   */
+  scoreArcInto(x: FeatureSentence, h: number, m: number, out: Float64Array, at: number): void {
+    this.between.fill(x, h, m);
+    this.score(x, h, m, out, at);
   }
 
   /**

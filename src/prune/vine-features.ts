@@ -2,6 +2,7 @@ import { VineScores, vineSlotHead } from "../decode/vine-structure.js";
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../features/first-order.js";
 import type { ArcMask } from "../mask/arc-mask.js";
+import { ArcScorer } from "../parser/arc-scorer.js";
 import { finish, mix } from "../util/hash.js";
 
 /** Number of feature indices of one outer arc (`outerFeatures`). */
@@ -68,6 +69,12 @@ export class VinePartScorer {
   /** Parts whose features were extracted by the last `score` call. */
   scored = 0;
   private readonly buf = new Int32Array(MAX_ARC_FEATURES);
+  /**
+   * With 16-bit weights, the short and root arcs are scored by the first-order arc scorer (unigram
+   * sums cached per token and bin): the same integer sums, so the same scores, at a fraction of the
+   * hashing. Float weights (training) sum each arc's features in order, as `arcFeatures` lists them.
+   */
+  private arcs: ArcScorer | null = null;
 
   constructor(
     /** Weights (length a power of two): live floats while training, 16-bit integers when parsing. */
@@ -99,6 +106,13 @@ export class VinePartScorer {
     const wmask = w.length - 1;
     const buf = this.buf;
     const scale = this.scale;
+    let arcs: ArcScorer | null = null;
+    if (w instanceof Int16Array) {
+      if (this.arcs === null || this.arcs.weights !== w || this.arcs.scale !== scale)
+        this.arcs = new ArcScorer(w, scale);
+      arcs = this.arcs;
+      arcs.begin(x, true);
+    }
     let scored = 0;
     for (let m = 1; m <= n; m++) {
       const row = m * W;
@@ -108,18 +122,24 @@ export class VinePartScorer {
           short[row + slot] = Number.NEGATIVE_INFINITY;
           continue;
         }
-        const k = arcFeatures(x, h, m, buf, wmask);
-        let s = 0;
-        for (let i = 0; i < k; i++) s += w[buf[i]!]!;
-        short[row + slot] = s * scale;
+        if (arcs !== null) arcs.scoreArcInto(x, h, m, short, row + slot);
+        else {
+          const k = arcFeatures(x, h, m, buf, wmask);
+          let s = 0;
+          for (let i = 0; i < k; i++) s += w[buf[i]!]!;
+          short[row + slot] = s * scale;
+        }
         scored++;
       }
       if (bits !== null && bits[m] === 0) root[m] = Number.NEGATIVE_INFINITY;
       else {
-        const k = arcFeatures(x, 0, m, buf, wmask);
-        let s = 0;
-        for (let i = 0; i < k; i++) s += w[buf[i]!]!;
-        root[m] = s * scale;
+        if (arcs !== null) arcs.scoreArcInto(x, 0, m, root, m);
+        else {
+          const k = arcFeatures(x, 0, m, buf, wmask);
+          let s = 0;
+          for (let i = 0; i < k; i++) s += w[buf[i]!]!;
+          root[m] = s * scale;
+        }
         scored++;
       }
       for (let side = 0; side < 2; side++) {
