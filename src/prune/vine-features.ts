@@ -60,8 +60,8 @@ export function outerFeatures(
  * Scores the parts of a sentence's vine representation with a hashed linear model: short arcs
  * (length ≤ b) and root arcs with the first-order arc features, outer arcs (and with `headOuter` the
  * head-side ones) with `outerFeatures`.
- * Only short and root arcs the mask allows are scored (the others get -Infinity); O(n·b) feature
- * extractions per sentence. Keeps its buffers between sentences.
+ * Only short and root arcs the mask allows, and outer arcs with some token beyond the band on their
+ * side, are scored (the others get -Infinity); O(n·b) feature extractions per sentence. Keeps its buffers between sentences.
  */
 export class VinePartScorer {
   /** The scores of the last `score` call. */
@@ -143,18 +143,25 @@ export class VinePartScorer {
         scored++;
       }
       for (let side = 0; side < 2; side++) {
+        // Outer arcs of a side with no token beyond the band stand for nothing: not scored.
+        if ((side === 0 ? m - b - 1 : n - m - b) < 1) {
+          outer[2 * m + side] = Number.NEGATIVE_INFINITY;
+          headOuter[2 * m + side] = Number.NEGATIVE_INFINITY;
+          continue;
+        }
         const k = outerFeatures(x, m, side, b, buf, wmask);
         let s = 0;
         for (let i = 0; i < k; i++) s += w[buf[i]!]!;
         outer[2 * m + side] = s * scale;
+        scored++;
         if (heads) {
           const kh = outerFeatures(x, m, side, b, buf, wmask, 1);
           let sh = 0;
           for (let i = 0; i < kh; i++) sh += w[buf[i]!]!;
           headOuter[2 * m + side] = sh * scale;
+          scored++;
         }
       }
-      scored += heads ? 4 : 2;
     }
     this.scored = scored;
     return sc;
