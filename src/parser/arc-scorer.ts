@@ -57,20 +57,24 @@ export class ArcScorer {
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       scores[row + h] = Number.NEGATIVE_INFINITY;
+      // The tags between h and m are added outward from h only up to the next allowed arc, so a
+      // pruned row costs a mask read per cell, not a tag update (the same lists for every arc scored).
       between.reset(x);
+      let next = h - 1;
       for (let m = h - 1; m >= 1; m--) {
-        if (m < h - 1) between.add(x, m + 1);
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
         else {
+          for (; next > m; next--) between.add(x, next);
           this.score(x, h, m, scores, row + m);
           scored++;
         }
       }
       between.reset(x);
+      next = h + 1;
       for (let m = h + 1; m <= n; m++) {
-        if (m > h + 1) between.add(x, m - 1);
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
         else {
+          for (; next < m; next++) between.add(x, next);
           this.score(x, h, m, scores, row + m);
           scored++;
         }
