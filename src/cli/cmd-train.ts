@@ -3,7 +3,11 @@ import { checkParserTrainingData } from "../corpus/training-data.js";
 import { Vocabularies } from "../corpus/vocab.js";
 import { VineparseError } from "../errors.js";
 import { round } from "../eval/percent.js";
-import { type HigherOrderEpochReport, trainHigherOrderParser } from "../parser/higher-order-train.js";
+import {
+  defaultHigherOrderBits,
+  type HigherOrderEpochReport,
+  trainHigherOrderParser,
+} from "../parser/higher-order-train.js";
 import { loadParser } from "../parser/load-parser.js";
 import { Parser } from "../parser/parser.js";
 import { type EpochReport, trainParser } from "../parser/train.js";
@@ -80,7 +84,7 @@ options:
   --epochs N          passes over the training data (default 10)
   --C X               MIRA step cap (default 0.1)
   --seed N            shuffling seed (default 1)
-  --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 26 for order 3)
+  --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 24 for order 3)
   --skip-invalid      skip malformed sentences with a warning instead of stopping
   --quiet             no progress output
   -h, --help          show this help
@@ -136,11 +140,17 @@ export const command: Command = {
     const epochs = numberOption("train", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const C = numberOption("train", "C", values.C, 0.1, { min: 0 });
     const seed = numberOption("train", "seed", values.seed, 1, { integer: true });
-    const bits = numberOption("train", "bits", values.bits, order === 3 ? 26 : 23, {
-      integer: true,
-      min: 10,
-      max: 28,
-    });
+    const bits = numberOption(
+      "train",
+      "bits",
+      values.bits,
+      order === 1 ? 23 : defaultHigherOrderBits(order === 2 ? 2 : 3),
+      {
+        integer: true,
+        min: 10,
+        max: 28,
+      },
+    );
     let k = numberOption("train", "k", values.k, 10, { integer: true, min: 0 });
     let prefix = new PruningCascade();
     let vine = false;
