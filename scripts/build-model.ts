@@ -85,7 +85,7 @@ const vineBands = numbers(values["vine-band"] ?? "3");
 const topK = Number(values.k ?? (prune === "vine" ? 0 : 10));
 // With --prune vine: α of each pass at parse time, set after the parser has trained on the masks of
 // the α chosen for --cascade-loss (a parser trained on tight masks and run on looser ones prunes
-// more at little cost; see the README's cascade results).
+// more at little cost; see the cascade results in docs/results.md).
 const testAlphas = values["test-alphas"] === undefined ? null : numbers(values["test-alphas"]);
 // "rlq": the parser parses behind the Rules+Linear+Quad filter cascade (see above; with --prune vine
 // the filters are trained first and take the vine pass's place in the cascade the parser trains on);

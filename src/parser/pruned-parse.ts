@@ -12,7 +12,7 @@ import type { DependencyParser, ParseResult } from "./types.js";
  * longer blocks are faster, and hold more input: on en_ewt dev behind the full filter cascade, a
  * first-order parse in blocks of 1024 is 1.11× faster than in blocks of 256 and blocks of 2048
  * 1.03–1.05× faster again, but every sentence of a block stays in memory through all its stages (a
- * CoNLL-U sentence as read holds about 7 KB), and peak memory grows with the block (README).
+ * CoNLL-U sentence as read holds about 7 KB), and peak memory grows with the block (docs/performance.md).
  */
 export const PARSE_BLOCK = 1024;
 /** Bytes of masks (Σ (n + 1)² over its sentences) at which `parseBlock` cuts a block short. */
