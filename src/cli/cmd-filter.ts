@@ -15,7 +15,8 @@ import { PruningCascade } from "../prune/cascade.js";
 import { evaluateCascade } from "../prune/evaluate-cascade.js";
 import { cascadeModelData, loadCascade } from "../prune/load-pruner.js";
 import { parsePruneSpec, resolvePruneSpec } from "../prune/spec.js";
-import { type OptionTable, parseCommandArgs, requireOption, UsageError } from "./args.js";
+import { DEFAULT_ALPHA_GRID, DEFAULT_ALPHA_TOLERANCE, tuneCascadeAlphas } from "../prune/tune-alphas.js";
+import { numberOption, type OptionTable, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { FILTER_KINDS } from "./filter/kinds.js";
 
@@ -23,6 +24,7 @@ const usage = `usage: vineparse filter train --kind KIND --train T.conllu [--dev
        vineparse filter eval  --filter SPEC --gold G.conllu [--model MODEL] [--parser MODEL] [--json]
        vineparse filter show  SPEC [--model MODEL]
        vineparse filter attach --model MODEL --prune SPEC --out OUT
+       vineparse filter tune --model MODEL --dev D.conllu --out OUT [--tolerance T] [--grid A,…]
 
 Arc filters remove implausible head→modifier arcs before a parser scores them (Bergsma & Cherry
 2010, 2011; Rush & Petrov 2012). A filter file holds one pass or a cascade of passes; give filter
@@ -41,6 +43,10 @@ show    prints what a filter learned (rules, limits, operating points).
 attach  writes a copy of a parser model or pipeline bundle whose own cascade (what 'parse' runs
         unless given --prune) is SPEC: e.g. a filter file, "FILTER,default" to put a filter in
         front of the model's cascade, or none.
+tune    writes a copy of a parser model or bundle whose vine and max-marginal passes have their
+        test-time alpha set on D: pass by pass, alpha climbs the grid from the pass's own (a higher
+        threshold t_alpha: more arcs removed, a faster parse) while the model's dev UAS-P stays at
+        least what it is with the cascade as trained, minus the tolerance.
 
 SPEC: filter / cascade files, comma-separated and applied in order; topk[:K] and default (the
 model's own cascade) need --model.
@@ -62,6 +68,13 @@ attach options:
   --model FILE      parser model or pipeline bundle
   --prune SPEC      its new cascade (as for 'vineparse parse --prune'; default = its current one)
   --out FILE        where to write the model (atomically; may be --model itself)
+
+tune options:
+  --model FILE      parser model or pipeline bundle with a vine or max-marginal cascade
+  --dev FILE        development treebank, tagged as the parser will see it
+  --out FILE        where to write the model (atomically; may be --model itself)
+  --tolerance T     dev UAS-P points the tuned cascade may lose (default ${DEFAULT_ALPHA_TOLERANCE})
+  --grid A,…        candidate alphas (default ${DEFAULT_ALPHA_GRID.join(",")})
 
 eval / show options:
   --filter SPEC     the filter(s) to evaluate
@@ -283,6 +296,46 @@ async function attach(args: string[]): Promise<number> {
   return 0;
 }
 
+async function tune(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("filter tune", args, {
+    model: { type: "string" },
+    dev: { type: "string" },
+    out: { type: "string" },
+    tolerance: { type: "string" },
+    grid: { type: "string" },
+    quiet: { type: "boolean" },
+  });
+  const model = requireOption("filter tune", "model", values.model);
+  const devPath = requireOption("filter tune", "dev", values.dev);
+  const out = requireOption("filter tune", "out", values.out);
+  const tolerance = numberOption("filter tune", "tolerance", values.tolerance, DEFAULT_ALPHA_TOLERANCE, {
+    min: 0,
+  });
+  const grid =
+    values.grid === undefined
+      ? DEFAULT_ALPHA_GRID
+      : values.grid
+          .split(",")
+          .map((a) => numberOption("filter tune", "grid", a.trim(), 0, { min: -1, max: 1 }));
+  checkWritable(out);
+  const log = (s: string) => {
+    if (values.quiet !== true) process.stderr.write(s + "\n");
+  };
+  const m = readModelFile(model);
+  const bundle = m.kind === BUNDLE_KIND ? bundleFromModelData(m, model) : null;
+  const parser = bundle === null ? parserFromModel(m, model) : bundle.parser;
+  if (!parser.cascade.passes.some((p) => p.kind === "vine" || p.kind === "maxmarginal"))
+    throw new UsageError(`filter tune: ${model} has no vine or max-marginal pass to tune`);
+  const vocab = new Vocabularies();
+  const dev = loadCorpus(devPath, vocab).sentences;
+  const r = tuneCascadeAlphas(parser, parser.cascade, dev, vocab, { grid, tolerance, log });
+  if (bundle === null) writeModelFile(out, parser.toModelData());
+  else writeBundle(out, bundle);
+  const moved = r.passes.map((p) => `pass ${p.pass + 1} (${p.kind}) ${p.before} → ${p.after}`).join(", ");
+  log(`${out}: alpha ${moved}; dev UAS-P ${round(r.before)} → ${round(r.after)}`);
+  return 0;
+}
+
 /** `vineparse filter`: train, evaluate, inspect arc filters and attach them to models. */
 export const command: Command = {
   summary: "train, evaluate, inspect arc filters (pruning passes before parsing) and attach them to models",
@@ -293,8 +346,9 @@ export const command: Command = {
     if (sub === "eval") return evaluate(rest);
     if (sub === "show") return show(rest);
     if (sub === "attach") return attach(rest);
+    if (sub === "tune") return tune(rest);
     throw new UsageError(
-      `filter: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (train, eval, show or attach; see vineparse filter --help)`,
+      `filter: ${sub === undefined ? "missing subcommand" : `unknown subcommand "${sub}"`} (train, eval, show, attach or tune; see vineparse filter --help)`,
     );
   },
 };

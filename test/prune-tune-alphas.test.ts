@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { loadCorpus } from "../src/corpus/load.js";
+import { Vocabularies } from "../src/corpus/vocab.js";
+import { evaluateParser } from "../src/parser/evaluate.js";
+import { loadParser } from "../src/parser/load-parser.js";
+import type { ArcPruner } from "../src/prune/pruner.js";
+import { tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
+import { runCli } from "./toy-models.js";
+import { toyTreebank } from "./toy-treebank.js";
+
+const alphas = (passes: readonly ArcPruner[]) =>
+  passes
+    .filter((p) => p.kind === "vine" || p.kind === "maxmarginal")
+    .map((p) => (p as unknown as { alpha: number }).alpha);
+
+test("cascade α tuning on dev: only raises α, keeps each dev half within the tolerance, stops at the first miss; filter tune writes it", () => {
+  const dir = mkdtempSync(join(tmpdir(), "vp-tune-"));
+  try {
+    const trainPath = join(dir, "train.conllu");
+    const devPath = join(dir, "dev.conllu");
+    writeFileSync(trainPath, toyTreebank(120, 3));
+    writeFileSync(devPath, toyTreebank(60, 4));
+    const model = join(dir, "o2.vpm");
+    // A second-order model behind a vine and a first-order max-marginal pass.
+    const t = runCli([
+      "train",
+      "--train",
+      trainPath,
+      "--dev",
+      devPath,
+      "--order",
+      "2",
+      "--prune",
+      "vine",
+      "--epochs",
+      "2",
+      "--cascade-epochs",
+      "2",
+      "--cascade-bits",
+      "14",
+      "--bits",
+      "16",
+      "--out",
+      model,
+    ]);
+    assert.equal(t.status, 0, t.stderr);
+
+    const vocab = new Vocabularies();
+    const dev = loadCorpus(devPath, vocab).sentences;
+    const halves = [dev.filter((_, i) => i % 2 === 0), dev.filter((_, i) => i % 2 === 1)];
+    const halfScores = (p: ReturnType<typeof loadParser>) =>
+      halves.map((h) => evaluateParser(p, h, vocab).uasNoPunct);
+
+    const parser = loadParser(model);
+    const trained = alphas(parser.cascade.passes);
+    assert.equal(trained.length, 2);
+    const start = halfScores(parser);
+    const tolerance = 0.5;
+    const r = tuneCascadeAlphas(parser, parser.cascade, dev, vocab, { tolerance });
+    const tuned = alphas(parser.cascade.passes);
+    assert.deepEqual(
+      r.passes.map((p) => p.after),
+      tuned,
+    );
+    for (let i = 0; i < tuned.length; i++)
+      assert.ok(tuned[i]! >= trained[i]!, `pass ${i}: ${tuned[i]} < ${trained[i]}`);
+    // Every pass's trials climb the grid; all are within the tolerance but the last, which may have
+    // stopped the climb; the pass keeps the last trial within it.
+    for (const p of r.passes) {
+      const mine = r.trials.filter((x) => x.pass === p.pass);
+      for (let k = 1; k < mine.length; k++) assert.ok(mine[k]!.alpha > mine[k - 1]!.alpha);
+      for (let k = 0; k < mine.length - 1; k++) assert.ok(mine[k]!.accepted);
+      const within = mine.filter((x) => x.accepted);
+      assert.equal(p.after, within.length === 0 ? p.before : within[within.length - 1]!.alpha);
+    }
+    // The tuned cascade keeps each half of dev within the tolerance of where it started.
+    const end = halfScores(parser);
+    for (let k = 0; k < 2; k++)
+      assert.ok(end[k]! >= start[k]! - tolerance - 1e-9, `half ${k}: ${end[k]} < ${start[k]}`);
+    assert.ok(Math.abs(r.after - evaluateParser(parser, dev, vocab).uasNoPunct) < 1e-9);
+
+    // An empty grid changes nothing; a tolerance of 100 points takes every pass to the top of the grid.
+    const untouched = loadParser(model);
+    tuneCascadeAlphas(untouched, untouched.cascade, dev, vocab, { grid: [] });
+    assert.deepEqual(alphas(untouched.cascade.passes), trained);
+    const loose = loadParser(model);
+    tuneCascadeAlphas(loose, loose.cascade, dev, vocab, { grid: [0.2, 0.95], tolerance: 100 });
+    assert.deepEqual(
+      alphas(loose.cascade.passes),
+      trained.map((a) => (a < 0.95 ? 0.95 : a)),
+    );
+
+    // The CLI writes a copy with the tuned α (the same search: the same values).
+    const out = join(dir, "tuned.vpm");
+    const c = runCli([
+      "filter",
+      "tune",
+      "--model",
+      model,
+      "--dev",
+      devPath,
+      "--out",
+      out,
+      "--tolerance",
+      "0.5",
+    ]);
+    assert.equal(c.status, 0, c.stderr);
+    assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
+    assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
+
+    // A model without vine or max-marginal passes: one line, no stack trace.
+    const plain = join(dir, "o1.vpm");
+    assert.equal(
+      runCli(["train", "--train", trainPath, "--epochs", "1", "--bits", "14", "--out", plain, "--quiet"])
+        .status,
+      0,
+    );
+    const bad = runCli(["filter", "tune", "--model", plain, "--dev", devPath, "--out", join(dir, "x.vpm")]);
+    assert.notEqual(bad.status, 0);
+    assert.match(bad.stderr, /no vine or max-marginal pass to tune/);
+    assert.equal(bad.stderr.trim().split("\n").length, 1, bad.stderr);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
