@@ -1,6 +1,6 @@
 import { VineparseError } from "../errors.js";
 import { readFileBytes } from "../util/read-file.js";
-import { decodeUtf8, readUtf8Chunks } from "../util/utf8.js";
+import { decodeUtf8, readUtf8Lines } from "../util/utf8.js";
 import { type ConlluSentence, FORM } from "./types.js";
 import { rowKind, validateTree } from "./validate.js";
 
@@ -160,23 +160,13 @@ export function readText(path: string): string {
 export async function* streamConllu(path: string, opts: ReadOptions = {}): AsyncGenerator<ReadSentence> {
   const name = path === "-" ? "<stdin>" : path;
   const b = new BlockBuilder(name, opts);
-  let rest = "";
   let lineNo = 1;
-  for await (const chunk of readUtf8Chunks(path, 1 << 20)) {
-    const text = rest + chunk;
-    let start = 0;
-    let end = text.indexOf("\n", start);
-    while (end >= 0) {
-      const r = b.push(text.slice(start, end), lineNo++);
+  // Lines decoded one by one (see `readUtf8Lines`): what a sentence keeps does not pin its input chunk.
+  for await (const lines of readUtf8Lines(path, 1 << 20)) {
+    for (const line of lines) {
+      const r = b.push(line, lineNo++);
       if (r !== null) yield r;
-      start = end + 1;
-      end = text.indexOf("\n", start);
     }
-    rest = text.slice(start);
-  }
-  if (rest.length > 0) {
-    const r = b.push(rest, lineNo);
-    if (r !== null) yield r;
   }
   const r = b.flush();
   if (r !== null) yield r;

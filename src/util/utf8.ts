@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { createReadStream } from "node:fs";
 import { VineparseError } from "../errors.js";
 
@@ -50,6 +51,17 @@ function countNewlines(bytes: Uint8Array, end = bytes.length): number {
   return c;
 }
 
+/** Where an incomplete multi-byte sequence at the end of `bytes` starts (bytes.length if there is none). */
+function completeEnd(bytes: Uint8Array): number {
+  for (let k = bytes.length - 1; k >= 0 && k >= bytes.length - 3; k--) {
+    const b = bytes[k]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const len = sequenceLength(b);
+    return len > 1 && k + len > bytes.length ? k : bytes.length;
+  }
+  return bytes.length;
+}
+
 /** Decodes a stream of byte chunks as strict UTF-8, keeping the line count for error messages. */
 export class Utf8StreamDecoder {
   private readonly decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -70,14 +82,7 @@ export class Utf8StreamDecoder {
       this.carry = null;
     }
     // Keep an incomplete sequence at the end for the next chunk.
-    let end = bytes.length;
-    for (let k = bytes.length - 1; k >= 0 && k >= bytes.length - 3; k--) {
-      const b = bytes[k]!;
-      if ((b & 0xc0) === 0x80) continue;
-      const len = sequenceLength(b);
-      if (len > 1 && k + len > bytes.length) end = k;
-      break;
-    }
+    const end = completeEnd(bytes);
     if (end < bytes.length) this.carry = bytes.slice(end);
     return this.text(bytes.subarray(0, end));
   }
@@ -146,4 +151,65 @@ export async function* readUtf8Chunks(path: string, chunkBytes = 1 << 16): Async
   }
   const rest = d.end();
   if (rest.length > 0) yield rest;
+}
+
+/**
+ * Reads a file ("-" = stdin) as strict UTF-8 lines (without their "\n"; a "\r" before it is kept),
+ * a batch of lines per chunk read; a last line without "\n" comes last unless empty. The errors and
+ * the dropped byte-order mark are those of `readUtf8Chunks`. Each line is decoded from the bytes on
+ * its own, so it is a string of its own: slicing lines out of one decoded chunk would give strings
+ * that keep the whole chunk alive (V8 slices longer substrings instead of copying them), and any such
+ * line or column kept beyond its sentence (an interned form) would keep its chunk of the input in
+ * memory, so that memory grew with the input.
+ */
+export async function* readUtf8Lines(path: string, chunkBytes = 1 << 16): AsyncGenerator<string[]> {
+  const name = path === "-" ? "<stdin>" : path;
+  const input = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: chunkBytes });
+  let carry: Buffer | null = null;
+  let line = 1;
+  let first = true;
+  /** The lines of bytes[0, end) (each ended by "\n", or by `end` if `last`), after checking them. */
+  const lines = (bytes: Buffer, end: number, last: boolean): string[] => {
+    if (!isUtf8(bytes.subarray(0, end))) {
+      const at = firstInvalidUtf8(bytes.subarray(0, end));
+      throw new VineparseError("invalid-utf8", "invalid UTF-8", name, line + countNewlines(bytes, at));
+    }
+    let start = 0;
+    if (first && end >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) start = 3;
+    if (end > 0) first = false;
+    const out: string[] = [];
+    let nl = bytes.indexOf(10, start);
+    while (nl >= 0 && nl < end) {
+      out.push(bytes.toString("utf8", start, nl));
+      line++;
+      start = nl + 1;
+      nl = bytes.indexOf(10, start);
+    }
+    if (last && start < end) out.push(bytes.toString("utf8", start, end));
+    return out;
+  };
+  try {
+    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+      let bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+      if (carry !== null) bytes = Buffer.concat([carry, bytes]);
+      // Complete lines now; the bytes after the last "\n" wait for the next chunk.
+      const end = bytes.lastIndexOf(10) + 1;
+      carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : null;
+      const out = lines(bytes, end, false);
+      if (out.length > 0) yield out;
+    }
+  } catch (e) {
+    if (e instanceof VineparseError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") throw new VineparseError("no-file", "no such file", name);
+    if (code === "EISDIR") throw new VineparseError("no-file", "is a directory, not a file", name);
+    throw new VineparseError("read-failed", `cannot read: ${(e as Error).message}`, name);
+  }
+  if (carry === null) return;
+  // The last line, without "\n": a multi-byte sequence cut short by the end of the input is its own error.
+  const end = completeEnd(carry);
+  const out = lines(carry, end, true);
+  if (end < carry.length)
+    throw new VineparseError("invalid-utf8", "invalid UTF-8 (truncated character at the end)", name, line);
+  if (out.length > 0) yield out;
 }
