@@ -107,8 +107,14 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
       out,
       "--tolerance",
       "0.5",
+      "--check",
     ]);
     assert.equal(c.status, 0, c.stderr);
+    assert.match(
+      c.stderr,
+      /check: alpha chosen on the even sentences \([-\d. /]+\): the odd ones' UAS-P [\d.]+ → [\d.]+ \([-+][\d.]+\)/,
+    );
+    assert.match(c.stderr, /check: alpha chosen on the odd sentences/);
     assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
     assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
 

@@ -11,6 +11,7 @@ import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
 import { BUNDLE_KIND, bundleFromModelData, writeBundle } from "../pipeline/bundle.js";
 import { loadPipeline } from "../pipeline/default-model.js";
+import { evaluateParser } from "../parser/evaluate.js";
 import { PruningCascade } from "../prune/cascade.js";
 import { evaluateCascade } from "../prune/evaluate-cascade.js";
 import { cascadeModelData, loadCascade } from "../prune/load-pruner.js";
@@ -75,6 +76,8 @@ tune options:
   --out FILE        where to write the model (atomically; may be --model itself)
   --tolerance T     dev UAS-P points the tuned cascade may lose (default ${DEFAULT_ALPHA_TOLERANCE})
   --grid A,…        candidate alphas (default ${DEFAULT_ALPHA_GRID.join(",")})
+  --check           first a two-fold check: alpha chosen on the even dev sentences and applied to
+                    the odd ones, and the other way round (UAS-P before and after)
 
 eval / show options:
   --filter SPEC     the filter(s) to evaluate
@@ -303,6 +306,7 @@ async function tune(args: string[]): Promise<number> {
     out: { type: "string" },
     tolerance: { type: "string" },
     grid: { type: "string" },
+    check: { type: "boolean" },
     quiet: { type: "boolean" },
   });
   const model = requireOption("filter tune", "model", values.model);
@@ -324,10 +328,27 @@ async function tune(args: string[]): Promise<number> {
   const m = readModelFile(model);
   const bundle = m.kind === BUNDLE_KIND ? bundleFromModelData(m, model) : null;
   const parser = bundle === null ? parserFromModel(m, model) : bundle.parser;
+  /** Another copy of the model's parser (for the check, which must not touch the one written). */
+  const copy = () => (bundle === null ? parserFromModel(m, model) : bundleFromModelData(m, model).parser);
   if (!parser.cascade.passes.some((p) => p.kind === "vine" || p.kind === "maxmarginal"))
     throw new UsageError(`filter tune: ${model} has no vine or max-marginal pass to tune`);
   const vocab = new Vocabularies();
   const dev = loadCorpus(devPath, vocab).sentences;
+  if (values.check === true) {
+    // Two-fold check: the search run on one half of dev (split in halves again inside), its α
+    // applied to the other half, against the cascade as trained there.
+    const halves = [dev.filter((_, i) => i % 2 === 0), dev.filter((_, i) => i % 2 === 1)];
+    for (let k = 0; k < 2; k++) {
+      const p = copy();
+      const other = halves[1 - k]!;
+      const u0 = evaluateParser(p, other, vocab).uasNoPunct;
+      const c = tuneCascadeAlphas(p, p.cascade, halves[k]!, vocab, { grid, tolerance });
+      const u1 = evaluateParser(p, other, vocab).uasNoPunct;
+      log(
+        `check: alpha chosen on the ${k === 0 ? "even" : "odd"} sentences (${c.passes.map((x) => x.after).join(" / ")}): the ${k === 0 ? "odd" : "even"} ones' UAS-P ${round(u0)} → ${round(u1)} (${u1 >= u0 ? "+" : ""}${(u1 - u0).toFixed(2)})`,
+      );
+    }
+  }
   const r = tuneCascadeAlphas(parser, parser.cascade, dev, vocab, { grid, tolerance, log });
   if (bundle === null) writeModelFile(out, parser.toModelData());
   else writeBundle(out, bundle);
