@@ -118,6 +118,48 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
     assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
 
+    // train --tune-alpha runs the same search after training: the same model, the same α.
+    const inTraining = join(dir, "o2t.vpm");
+    const tt = runCli([
+      "train",
+      "--train",
+      trainPath,
+      "--dev",
+      devPath,
+      "--order",
+      "2",
+      "--prune",
+      "vine",
+      "--epochs",
+      "2",
+      "--cascade-epochs",
+      "2",
+      "--cascade-bits",
+      "14",
+      "--bits",
+      "16",
+      "--tune-alpha",
+      "0.5",
+      "--out",
+      inTraining,
+    ]);
+    assert.equal(tt.status, 0, tt.stderr);
+    assert.match(tt.stderr, /alpha tuned on dev: vine [-\d.]+ → [-\d.]+, maxmarginal/);
+    assert.deepEqual(alphas(loadParser(inTraining).cascade.passes), tuned);
+    const noVine = runCli([
+      "train",
+      "--train",
+      trainPath,
+      "--dev",
+      devPath,
+      "--tune-alpha",
+      "0.1",
+      "--out",
+      join(dir, "y.vpm"),
+    ]);
+    assert.notEqual(noVine.status, 0);
+    assert.match(noVine.stderr, /--tune-alpha goes with --prune vine and --dev/);
+
     // A model without vine or max-marginal passes: one line, no stack trace.
     const plain = join(dir, "o1.vpm");
     assert.equal(

@@ -14,6 +14,8 @@ import { type EpochReport, trainParser } from "../parser/train.js";
 import { PruningCascade } from "../prune/cascade.js";
 import { loadCascade } from "../prune/load-pruner.js";
 import type { ArcPruner } from "../prune/pruner.js";
+import { tuneCascadeAlphas } from "../prune/tune-alphas.js";
+import type { DependencyParser } from "../parser/types.js";
 import { parsePruneSpec } from "../prune/spec.js";
 import {
   CASCADE_BITS,
@@ -75,6 +77,8 @@ options:
                       (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
                       arcs too, so that a long arc survives only if both of its ends' do (default yes)
+  --tune-alpha T|no   --prune vine with --dev: after training, set each pass's test-time alpha on
+                      dev as 'vineparse filter tune --tolerance T' does (default no)
   --first-order FILE  orders 2/3: use this trained order-1 model to prune and label (else one is
                       trained first with the same options)
   --first-order-epochs N  orders 2/3: epochs of that first-order model (default: --epochs)
@@ -115,6 +119,7 @@ export const command: Command = {
       "vine-band": { type: "string" },
       "vine-pass": { type: "string" },
       "vine-head-outer": { type: "string" },
+      "tune-alpha": { type: "string" },
       "cascade-epochs": { type: "string" },
       "cascade-loss": { type: "string" },
       "cascade-alpha": { type: "string" },
@@ -192,6 +197,13 @@ export const command: Command = {
     );
     if (values["vine-head-outer"] !== undefined && !vine)
       throw new UsageError("train: --vine-head-outer goes with --prune vine");
+    // --tune-alpha T: after training, set each pass's test-time α on dev (`vineparse filter tune`).
+    const tuneAlpha =
+      values["tune-alpha"] === undefined || values["tune-alpha"] === "no"
+        ? null
+        : numberOption("train", "tune-alpha", values["tune-alpha"], 0, { min: 0 });
+    if (tuneAlpha !== null && (!vine || values.dev === undefined))
+      throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
     if (vinePass === "no" && (prefix.empty || order === 1))
       throw new UsageError(
         "train: --vine-pass no needs filters in front (--prune FILTER,vine) and --order 2 or 3",
@@ -289,7 +301,7 @@ export const command: Command = {
         `${order === 1 ? "" : "first-order "}epoch ${r.epoch}/${order === 1 ? epochs : firstOrderEpochs}  ${r.seconds.toFixed(1)} s  ${Math.round(r.sentencesPerSecond)} sent/s  train UAS ${round(r.trainUas)}${devText(r)}`,
       );
     };
-    let parser: { save(path: string): void };
+    let parser: DependencyParser & { save(path: string): void };
     let bestEpoch: number;
     if (order === 1) {
       ({ parser, bestEpoch } = trainParser(train, vocab, {
@@ -345,6 +357,12 @@ export const command: Command = {
         );
       }
       ({ parser, bestEpoch } = r);
+    }
+    if (tuneAlpha !== null) {
+      const r = tuneCascadeAlphas(parser, parser.cascade, dev!, vocab, { tolerance: tuneAlpha, log });
+      log(
+        `alpha tuned on dev: ${r.passes.map((p) => `${p.kind} ${p.before} → ${p.after}`).join(", ")}; dev UAS-P ${round(r.before)} → ${round(r.after)}`,
+      );
     }
     parser.save(out);
     log(
