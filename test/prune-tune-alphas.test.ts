@@ -25,28 +25,31 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     writeFileSync(trainPath, toyTreebank(120, 3));
     writeFileSync(devPath, toyTreebank(60, 4));
     const model = join(dir, "o2.vpm");
-    // A second-order model behind a vine and a first-order max-marginal pass.
-    const t = runCli([
-      "train",
-      "--train",
-      trainPath,
-      "--dev",
-      devPath,
-      "--order",
-      "2",
-      "--prune",
-      "vine",
-      "--epochs",
-      "2",
-      "--cascade-epochs",
-      "2",
-      "--cascade-bits",
-      "14",
-      "--bits",
-      "16",
-      "--out",
-      model,
-    ]);
+    // Trains a second-order model behind a vine and a first-order max-marginal pass.
+    const trainVine = (out: string, ...more: string[]) =>
+      runCli([
+        "train",
+        "--train",
+        trainPath,
+        "--dev",
+        devPath,
+        "--order",
+        "2",
+        "--prune",
+        "vine",
+        "--epochs",
+        "2",
+        "--cascade-epochs",
+        "2",
+        "--cascade-bits",
+        "14",
+        "--bits",
+        "16",
+        ...more,
+        "--out",
+        out,
+      ]);
+    const t = trainVine(model);
     assert.equal(t.status, 0, t.stderr);
 
     const vocab = new Vocabularies();
@@ -120,29 +123,7 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
 
     // train --tune-alpha runs the same search after training: the same model, the same α.
     const inTraining = join(dir, "o2t.vpm");
-    const tt = runCli([
-      "train",
-      "--train",
-      trainPath,
-      "--dev",
-      devPath,
-      "--order",
-      "2",
-      "--prune",
-      "vine",
-      "--epochs",
-      "2",
-      "--cascade-epochs",
-      "2",
-      "--cascade-bits",
-      "14",
-      "--bits",
-      "16",
-      "--tune-alpha",
-      "0.5",
-      "--out",
-      inTraining,
-    ]);
+    const tt = trainVine(inTraining, "--tune-alpha", "0.5");
     assert.equal(tt.status, 0, tt.stderr);
     assert.match(tt.stderr, /alpha tuned on dev: vine [-\d.]+ → [-\d.]+, maxmarginal/);
     assert.deepEqual(alphas(loadParser(inTraining).cascade.passes), tuned);

@@ -16,7 +16,12 @@ import { PruningCascade } from "../prune/cascade.js";
 import { evaluateCascade } from "../prune/evaluate-cascade.js";
 import { cascadeModelData, loadCascade } from "../prune/load-pruner.js";
 import { parsePruneSpec, resolvePruneSpec } from "../prune/spec.js";
-import { DEFAULT_ALPHA_GRID, DEFAULT_ALPHA_TOLERANCE, tuneCascadeAlphas } from "../prune/tune-alphas.js";
+import {
+  DEFAULT_ALPHA_GRID,
+  DEFAULT_ALPHA_TOLERANCE,
+  hasAlphaPass,
+  tuneCascadeAlphas,
+} from "../prune/tune-alphas.js";
 import { numberOption, type OptionTable, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { FILTER_KINDS } from "./filter/kinds.js";
@@ -330,7 +335,7 @@ async function tune(args: string[]): Promise<number> {
   const parser = bundle === null ? parserFromModel(m, model) : bundle.parser;
   /** Another copy of the model's parser (for the check, which must not touch the one written). */
   const copy = () => (bundle === null ? parserFromModel(m, model) : bundleFromModelData(m, model).parser);
-  if (!parser.cascade.passes.some((p) => p.kind === "vine" || p.kind === "maxmarginal"))
+  if (!hasAlphaPass(parser.cascade))
     throw new UsageError(`filter tune: ${model} has no vine or max-marginal pass to tune`);
   const vocab = new Vocabularies();
   const dev = loadCorpus(devPath, vocab).sentences;

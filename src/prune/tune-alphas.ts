@@ -17,6 +17,11 @@ function isAlphaPass(p: ArcPruner): p is AlphaPass {
   );
 }
 
+/** Whether `cascade` has a pass whose α `tuneCascadeAlphas` sets. */
+export function hasAlphaPass(cascade: PruningCascade): boolean {
+  return cascade.passes.some(isAlphaPass);
+}
+
 /** Candidate α values (−0.9, −0.8, …, 0.9): each pass tries those above its own α, in turn. */
 export const DEFAULT_ALPHA_GRID: readonly number[] = Array.from({ length: 19 }, (_, i) => (i - 9) / 10);
 

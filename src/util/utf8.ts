@@ -129,25 +129,39 @@ export function decodeUtf8(bytes: Uint8Array, file: string): string {
   return s + d.end();
 }
 
+/** The name errors give a path ("-" = stdin), and its bytes as a stream of chunks. */
+function openInput(
+  path: string,
+  chunkBytes: number,
+): { name: string; input: AsyncIterable<Buffer | string> } {
+  const name = path === "-" ? "<stdin>" : path;
+  const input = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: chunkBytes });
+  return { name, input };
+}
+
+/** The one-line error for a failure while reading `name` (VineparseErrors pass through). */
+function readError(e: unknown, name: string): VineparseError {
+  if (e instanceof VineparseError) return e;
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === "ENOENT") return new VineparseError("no-file", "no such file", name);
+  if (code === "EISDIR") return new VineparseError("no-file", "is a directory, not a file", name);
+  return new VineparseError("read-failed", `cannot read: ${(e as Error).message}`, name);
+}
+
 /**
  * Reads a file ("-" = stdin) as a stream of strictly decoded UTF-8 text chunks; a missing file or
  * invalid UTF-8 is a one-line `VineparseError`.
  */
 export async function* readUtf8Chunks(path: string, chunkBytes = 1 << 16): AsyncGenerator<string> {
-  const name = path === "-" ? "<stdin>" : path;
-  const input = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: chunkBytes });
+  const { name, input } = openInput(path, chunkBytes);
   const d = new Utf8StreamDecoder(name);
   try {
-    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    for await (const chunk of input) {
       const s = d.decode(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
       if (s.length > 0) yield s;
     }
   } catch (e) {
-    if (e instanceof VineparseError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new VineparseError("no-file", "no such file", name);
-    if (code === "EISDIR") throw new VineparseError("no-file", "is a directory, not a file", name);
-    throw new VineparseError("read-failed", `cannot read: ${(e as Error).message}`, name);
+    throw readError(e, name);
   }
   const rest = d.end();
   if (rest.length > 0) yield rest;
@@ -163,8 +177,7 @@ export async function* readUtf8Chunks(path: string, chunkBytes = 1 << 16): Async
  * memory, so that memory grew with the input.
  */
 export async function* readUtf8Lines(path: string, chunkBytes = 1 << 16): AsyncGenerator<string[]> {
-  const name = path === "-" ? "<stdin>" : path;
-  const input = path === "-" ? process.stdin : createReadStream(path, { highWaterMark: chunkBytes });
+  const { name, input } = openInput(path, chunkBytes);
   let carry: Buffer | null = null;
   let line = 1;
   let first = true;
@@ -189,7 +202,7 @@ export async function* readUtf8Lines(path: string, chunkBytes = 1 << 16): AsyncG
     return out;
   };
   try {
-    for await (const chunk of input as AsyncIterable<Buffer | string>) {
+    for await (const chunk of input) {
       let bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
       if (carry !== null) bytes = Buffer.concat([carry, bytes]);
       // Complete lines now; the bytes after the last "\n" wait for the next chunk.
@@ -199,11 +212,7 @@ export async function* readUtf8Lines(path: string, chunkBytes = 1 << 16): AsyncG
       if (out.length > 0) yield out;
     }
   } catch (e) {
-    if (e instanceof VineparseError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") throw new VineparseError("no-file", "no such file", name);
-    if (code === "EISDIR") throw new VineparseError("no-file", "is a directory, not a file", name);
-    throw new VineparseError("read-failed", `cannot read: ${(e as Error).message}`, name);
+    throw readError(e, name);
   }
   if (carry === null) return;
   // The last line, without "\n": a multi-byte sequence cut short by the end of the input is its own error.
