@@ -403,6 +403,28 @@ test("structured prediction cascade behind a filter: its passes train on the fil
   assert.throws(() => trainVineCascade(train, dev, vocab, { order: 1, vinePass: false }), RangeError);
 });
 
+test("order-3 cascade without the second-order pass: the filter, then the first-order pass alone", () => {
+  const filter = new LenVinePruner(4);
+  const r = trainVineCascade(train, dev, vocab, {
+    order: 3,
+    prefix: new PruningCascade([filter]),
+    vinePass: false,
+    secondOrderPass: false,
+    maxLoss: [0.005, 0.01, 0.01],
+    spc: { epochs: 2, bits: BITS },
+  });
+  assert.deepEqual(
+    r.passes.map((p) => p.name),
+    ["lenvine", "first-order"],
+  );
+  assert.deepEqual(
+    r.cascade.passes.map((p) => (p instanceof MaxMarginalPass ? `${p.kind}:${p.order}` : p.kind)),
+    ["lenvine", "maxmarginal:1"],
+  );
+  for (let i = 0; i < 20; i++)
+    assert.deepEqual(r.cascade.prune(train[i]!, vocab).bits, r.trainMasks[i]!.bits);
+});
+
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
     encoding: "utf8",
@@ -512,6 +534,7 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       [["--prune", `vine,${filter}`], /vine comes last/],
       [["--prune", "vine", "--vine-pass", "no"], /--vine-pass no needs filters in front/],
       [["--prune", `${filter},vine`, "--vine-pass", "maybe"], /vine-pass/],
+      [["--prune", `${filter},vine`, "--second-order-pass", "no"], /--second-order-pass goes with/],
     ] as const) {
       const out = join(dir, "bad.vpm");
       const r = cli([...common, ...small, ...args, "--out", out]);

@@ -47,7 +47,8 @@ K best heads by the first-order model, which is trained on the filters' masks). 
 
 --prune vine trains the vine-pruning cascade of Rush & Petrov (2012) first and stores it in the
 model: a vine pass (band --vine-band, chosen on dev among the values given), then for --order 2 a
-first-order and for --order 3 also a second-order max-marginal pass, each trained as a structured
+first-order and for --order 3 also a second-order max-marginal pass (unless --second-order-pass
+no), each trained as a structured
 prediction cascade on what the passes before it leave, with alpha chosen on --dev so that the pass
 loses at most --cascade-loss of the dev gold arcs; the final model trains on the cascade's masks.
 --prune FILTER[,FILTER…],vine puts arc filters in front: the cascade's passes train on what the
@@ -75,6 +76,8 @@ options:
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes)
+  --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
+                      pass follows the first-order one (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
                       arcs too, so that a long arc survives only if both of its ends' do (default yes)
   --tune-alpha T|no   --prune vine with --dev: after training, set each pass's test-time alpha on
@@ -89,6 +92,8 @@ options:
   --C X               MIRA step cap (default 0.1)
   --seed N            shuffling seed (default 1)
   --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 24 for order 3)
+  --part-bits N|all   orders 2/3: log2 of the region at the start of that table which the sibling,
+                      grandparent and grand-sibling features hash into (default all: the whole table)
   --skip-invalid      skip malformed sentences with a warning instead of stopping
   --quiet             no progress output
   -h, --help          show this help
@@ -118,6 +123,7 @@ export const command: Command = {
       prune: { type: "string" },
       "vine-band": { type: "string" },
       "vine-pass": { type: "string" },
+      "second-order-pass": { type: "string" },
       "vine-head-outer": { type: "string" },
       "tune-alpha": { type: "string" },
       "cascade-epochs": { type: "string" },
@@ -127,6 +133,7 @@ export const command: Command = {
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
       "first-order-bits": { type: "string" },
+      "part-bits": { type: "string" },
       "skip-invalid": { type: "boolean" },
       quiet: { type: "boolean" },
     });
@@ -188,6 +195,15 @@ export const command: Command = {
     const vinePass = choiceOption("train", "vine-pass", values["vine-pass"], ["yes", "no"] as const, "yes");
     if (values["vine-pass"] !== undefined && !vine)
       throw new UsageError("train: --vine-pass goes with --prune FILTER[,FILTER…],vine");
+    const secondOrderPass = choiceOption(
+      "train",
+      "second-order-pass",
+      values["second-order-pass"],
+      ["yes", "no"] as const,
+      "yes",
+    );
+    if (values["second-order-pass"] !== undefined && (!vine || order !== 3))
+      throw new UsageError("train: --second-order-pass goes with --prune vine and --order 3");
     const headOuter = choiceOption(
       "train",
       "vine-head-outer",
@@ -239,6 +255,14 @@ export const command: Command = {
       min: 10,
       max: 28,
     });
+    const partBits =
+      values["part-bits"] === undefined || values["part-bits"] === "all"
+        ? undefined
+        : numberOption("train", "part-bits", values["part-bits"], bits, {
+            integer: true,
+            min: 10,
+            max: bits,
+          });
     const quiet = values.quiet === true;
     const log = (s: string) => {
       if (!quiet) process.stderr.write(s + "\n");
@@ -266,6 +290,7 @@ export const command: Command = {
         order: order as 1 | 2 | 3,
         prefix,
         vinePass: vinePass === "yes",
+        secondOrderPass: secondOrderPass === "yes",
         headOuter: headOuter === "yes",
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),
@@ -335,6 +360,7 @@ export const command: Command = {
         C,
         seed,
         bits,
+        partBits,
         k,
         prefix,
         margin,

@@ -36,6 +36,11 @@ export interface HigherOrderConfig {
   order: 2 | 3;
   /** log2 of the weight-vector size. */
   bits: number;
+  /**
+   * log2 of the region at the start of the table that sibling, grandparent and grand-sibling features
+   * hash into (`partRegionMask`); absent in models written before it: the whole table.
+   */
+  partBits?: number;
 }
 
 /** A parse with the higher-order bookkeeping. */
@@ -81,7 +86,7 @@ export class HigherOrderParser implements DependencyParser {
     this.order = config.order;
     this.labels = firstOrder.labels;
     this.cascade = cascade;
-    this.scorer = new HigherOrderScorer(this.quant.weights, this.quant.scale);
+    this.scorer = new HigherOrderScorer(this.quant.weights, this.quant.scale, config.partBits);
     this.second = config.order === 2 ? new SecondOrderDecoder() : null;
     this.third = config.order === 3 ? new ThirdOrderDecoder() : null;
   }
@@ -188,6 +193,15 @@ export class HigherOrderParser implements DependencyParser {
     }
     const firstOrder = Parser.fromModel({ kind: "parser", meta: meta.firstOrder, arrays: m.arrays }, path);
     const config: HigherOrderConfig = { order: meta.order, bits: meta.bits };
+    if (meta.partBits !== undefined) {
+      if (!Number.isSafeInteger(meta.partBits) || meta.partBits < 1 || meta.partBits > meta.bits)
+        throw new VineparseError(
+          "model-corrupt",
+          `higher-order part region of 2^${meta.partBits} weights`,
+          path,
+        );
+      config.partBits = meta.partBits;
+    }
     const layout = meta.layout ?? 1;
     if (layout !== 1 && layout !== HIGHER_ORDER_LAYOUT)
       throw new VineparseError(

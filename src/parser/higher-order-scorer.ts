@@ -40,6 +40,8 @@ export class HigherOrderScorer implements GrandSiblingScorer {
   private pairCache = new Float64Array(0);
   private noneCache = new Float64Array(0);
   private readonly wmask: number;
+  /** Index mask of the part features (sibling, grandparent, grand-sibling): `partRegionMask`. */
+  private readonly pmask: number;
   private lossGold: Int32Array | null = null;
   private lossCost = 0;
   /** Triple-template states of the last (h, m) asked for (decoders ask for all siblings of one (h, m) in a row). */
@@ -60,9 +62,12 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     readonly weights: Float32Array | Int16Array,
     /** Factor applied to sums of `weights` (1 for floats). */
     readonly scale = 1,
+    /** log2 of the region the part features hash into (undefined: the whole table). */
+    partBits?: number,
   ) {
     this.arcs = new ArcScorer(weights, scale);
     this.wmask = weights.length - 1;
+    this.pmask = partRegionMask(weights.length, partBits);
   }
 
   /** Starts a sentence: scores the arcs `mask` allows and clears the per-sentence caches. */
@@ -128,7 +133,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       const i = h * this.size + m;
       let v = this.noneCache[i]!;
       if (Number.isNaN(v)) {
-        const k = noSiblingFeatures(x, h, m, buf, 0, this.wmask);
+        const k = noSiblingFeatures(x, h, m, buf, 0, this.pmask);
         v = 0;
         for (let j = 0; j < k; j++) v += w[buf[j]!]!;
         v *= this.scale;
@@ -139,7 +144,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     const i = s * this.size + m;
     let v = this.pairCache[i]!;
     if (Number.isNaN(v)) {
-      siblingPairFeatures(x, s, m, buf, 0, this.wmask);
+      siblingPairFeatures(x, s, m, buf, 0, this.pmask);
       v = 0;
       for (let j = 0; j < SIBLING_PAIR_FEATURES; j++) v += w[buf[j]!]!;
       v *= this.scale;
@@ -150,7 +155,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       this.sibH = h;
       this.sibM = m;
     }
-    siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.wmask);
+    siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.pmask);
     let t = 0;
     for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) t += w[buf[j]!]!;
     return v + t * this.scale;
@@ -161,7 +166,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     const w = this.weights;
     const buf = this.buf;
     this.partsScored++;
-    grandFeatures(this.x!, g, h, m, buf, this.wmask);
+    grandFeatures(this.x!, g, h, m, buf, this.pmask);
     let v = 0;
     for (let j = 0; j < GRAND_FEATURES; j++) v += w[buf[j]!]!;
     return v * this.scale;
@@ -179,10 +184,22 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       this.gsH = h;
       this.gsM = m;
     }
-    if (s === h) grandSiblingFinish(this.gsBase, NO_SIBLING, NO_SIBLING, buf, this.wmask);
-    else grandSiblingFinish(this.gsBase, x.xpos[s]!, x.upos[s]!, buf, this.wmask);
+    if (s === h) grandSiblingFinish(this.gsBase, NO_SIBLING, NO_SIBLING, buf, this.pmask);
+    else grandSiblingFinish(this.gsBase, x.xpos[s]!, x.upos[s]!, buf, this.pmask);
     let v = 0;
     for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) v += w[buf[j]!]!;
     return v * this.scale;
   }
+}
+
+/**
+ * The index mask of the part features (sibling, grandparent and grand-sibling) of a table of `size`
+ * weights: its first 2^partBits weights (shared with whatever arc features land there), or the whole
+ * table when partBits is undefined (models written before the region existed). A third-order parse
+ * reads several part weights per surviving arc, about as many as its arc weights; kept in 2 MB
+ * (16-bit weights, partBits 20) they stay in cache while the arc features spread over the table.
+ */
+export function partRegionMask(size: number, partBits: number | undefined): number {
+  const whole = size - 1;
+  return partBits === undefined ? whole : whole & ((1 << partBits) - 1);
 }

@@ -17,7 +17,7 @@ import { PruningCascade } from "../prune/cascade.js";
 import { type PruneRank, TopKPruner } from "../prune/top-k.js";
 import { Rng } from "../util/rng.js";
 import { type HigherOrderConfig, HigherOrderParser } from "./higher-order-parser.js";
-import { HigherOrderScorer } from "./higher-order-scorer.js";
+import { HigherOrderScorer, partRegionMask } from "./higher-order-scorer.js";
 import type { Parser } from "./parser.js";
 import { type EpochReport, trainParser } from "./train.js";
 
@@ -38,6 +38,11 @@ export interface HigherOrderTrainOptions {
   seed?: number;
   /** log2 of the higher-order weight-vector size (default `defaultHigherOrderBits(order)`). */
   bits?: number;
+  /**
+   * log2 of the region at the start of the table that the part features (sibling, grandparent,
+   * grand-sibling) hash into (`partRegionMask`); undefined: the whole table.
+   */
+  partBits?: number;
   /**
    * Pruning passes run before everything else (e.g. arc filters): the first-order model is trained on
    * their masks, the top-k pass prunes what they leave, and the parser keeps them in its cascade.
@@ -182,15 +187,17 @@ export function trainHigherOrderParser(
   // 3. Higher-order weights.
   const size = 1 << bits;
   const wmask = size - 1;
+  const partBits = opts.partBits === undefined ? undefined : Math.min(opts.partBits, bits);
+  const pmask = partRegionMask(size, partBits);
   const model = new AveragedWeights(size);
   const delta = new SparseDelta(size);
   const w = model.w;
-  const scorer = new HigherOrderScorer(w);
+  const scorer = new HigherOrderScorer(w, 1, partBits);
   const second = order === 2 ? new SecondOrderDecoder() : null;
   const third = order === 3 ? new ThirdOrderDecoder() : null;
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const perceptron = algorithm === "perceptron";
-  const config: HigherOrderConfig = { order, bits };
+  const config: HigherOrderConfig = partBits === undefined ? { order, bits } : { order, bits, partBits };
   const pruned = !cascade.empty;
   const indices = Array.from(train.keys());
   let margin0 = 0;
@@ -247,8 +254,8 @@ export function trainHigherOrderParser(
               apply(arcFeatures(x, ph, m, fbuf, wmask), -1);
             }
             if (gh !== ph || gs !== ps) {
-              apply(siblingFeatures(x, gh, gs, m, fbuf, wmask), 1);
-              apply(siblingFeatures(x, ph, ps, m, fbuf, wmask), -1);
+              apply(siblingFeatures(x, gh, gs, m, fbuf, pmask), 1);
+              apply(siblingFeatures(x, ph, ps, m, fbuf, pmask), -1);
             }
           }
         } else {
@@ -267,16 +274,16 @@ export function trainHigherOrderParser(
               apply(arcFeatures(x, ph, m, fbuf, wmask), -1);
             }
             if (gh !== ph || gs !== ps) {
-              apply(siblingFeatures(x, gh, gs, m, fbuf, wmask), 1);
-              apply(siblingFeatures(x, ph, ps, m, fbuf, wmask), -1);
+              apply(siblingFeatures(x, gh, gs, m, fbuf, pmask), 1);
+              apply(siblingFeatures(x, ph, ps, m, fbuf, pmask), -1);
             }
             if (gh !== ph || gg !== pg) {
-              apply(grandFeatures(x, gg, gh, m, fbuf, wmask), 1);
-              apply(grandFeatures(x, pg, ph, m, fbuf, wmask), -1);
+              apply(grandFeatures(x, gg, gh, m, fbuf, pmask), 1);
+              apply(grandFeatures(x, pg, ph, m, fbuf, pmask), -1);
             }
             if (gh !== ph || gg !== pg || gs !== ps) {
-              apply(grandSiblingFeatures(x, gg, gh, gs, m, fbuf, wmask), 1);
-              apply(grandSiblingFeatures(x, pg, ph, ps, m, fbuf, wmask), -1);
+              apply(grandSiblingFeatures(x, gg, gh, gs, m, fbuf, pmask), 1);
+              apply(grandSiblingFeatures(x, pg, ph, ps, m, fbuf, pmask), -1);
             }
           }
         }

@@ -537,6 +537,12 @@ export interface VineCascadeOptions {
    */
   vinePass?: boolean;
   /**
+   * Order 3: whether a second-order (sibling) max-marginal pass follows the first-order one (default
+   * true). Without it the third-order model parses what the first-order pass leaves: on en_ewt behind
+   * the arc filters, the sibling pass cost more time than it saved the final parse.
+   */
+  secondOrderPass?: boolean;
+  /**
    * Whether the vine pass has head-side outer arcs too (default true), so that a long arc survives
    * only when the outer arcs at both of its ends do.
    */
@@ -666,7 +672,7 @@ export function trainVineCascade(
     );
   if (opts.order >= 2)
     specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: CASCADE_BITS }]);
-  if (opts.order >= 3)
+  if (opts.order >= 3 && (opts.secondOrderPass ?? true))
     specs.push([{ name: "second-order", spec: { type: "maxmarginal", order: 2 }, bits: CASCADE_BITS }]);
   specs.forEach((candidates, i) => {
     // Losses are given per pass of the full vine cascade (vine, first-order, second-order).
