@@ -197,7 +197,7 @@ export class HigherOrderParser implements DependencyParser {
       if (!Number.isSafeInteger(meta.partBits) || meta.partBits < 1 || meta.partBits > meta.bits)
         throw new VineparseError(
           "model-corrupt",
-          `higher-order part region of 2^${meta.partBits} weights`,
+          `higher-order part region of 2^${meta.partBits} weights does not fit its table of 2^${meta.bits}`,
           path,
         );
       config.partBits = meta.partBits;
