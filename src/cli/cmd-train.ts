@@ -192,27 +192,19 @@ export const command: Command = {
       });
       prefix = new PruningCascade(passes);
     }
-    const vinePass = choiceOption("train", "vine-pass", values["vine-pass"], ["yes", "no"] as const, "yes");
-    if (values["vine-pass"] !== undefined && !vine)
-      throw new UsageError("train: --vine-pass goes with --prune FILTER[,FILTER…],vine");
-    const secondOrderPass = choiceOption(
-      "train",
-      "second-order-pass",
-      values["second-order-pass"],
-      ["yes", "no"] as const,
-      "yes",
-    );
-    if (values["second-order-pass"] !== undefined && (!vine || order !== 3))
-      throw new UsageError("train: --second-order-pass goes with --prune vine and --order 3");
-    const headOuter = choiceOption(
-      "train",
-      "vine-head-outer",
-      values["vine-head-outer"],
-      ["yes", "no"] as const,
-      "yes",
-    );
-    if (values["vine-head-outer"] !== undefined && !vine)
-      throw new UsageError("train: --vine-head-outer goes with --prune vine");
+    // The cascade's yes/no switches (default yes), each valid only with the options it names.
+    const yesNo = (
+      name: "vine-pass" | "second-order-pass" | "vine-head-outer",
+      valid: boolean,
+      needs: string,
+    ): boolean => {
+      const v = choiceOption("train", name, values[name], ["yes", "no"] as const, "yes");
+      if (values[name] !== undefined && !valid) throw new UsageError(`train: --${name} goes with ${needs}`);
+      return v === "yes";
+    };
+    const vinePass = yesNo("vine-pass", vine, "--prune FILTER[,FILTER…],vine");
+    const secondOrderPass = yesNo("second-order-pass", vine && order === 3, "--prune vine and --order 3");
+    const headOuter = yesNo("vine-head-outer", vine, "--prune vine");
     // --tune-alpha T: after training, set each pass's test-time α on dev (`vineparse filter tune`).
     const tuneAlpha =
       values["tune-alpha"] === undefined || values["tune-alpha"] === "no"
@@ -220,7 +212,7 @@ export const command: Command = {
         : numberOption("train", "tune-alpha", values["tune-alpha"], 0, { min: 0 });
     if (tuneAlpha !== null && (!vine || values.dev === undefined))
       throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
-    if (vinePass === "no" && (prefix.empty || order === 1))
+    if (!vinePass && (prefix.empty || order === 1))
       throw new UsageError(
         "train: --vine-pass no needs filters in front (--prune FILTER,vine) and --order 2 or 3",
       );
@@ -289,9 +281,9 @@ export const command: Command = {
       cascadeResult = trainVineCascade(train, dev ?? null, vocab, {
         order: order as 1 | 2 | 3,
         prefix,
-        vinePass: vinePass === "yes",
-        secondOrderPass: secondOrderPass === "yes",
-        headOuter: headOuter === "yes",
+        vinePass,
+        secondOrderPass,
+        headOuter,
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),
         spc: {
