@@ -8,6 +8,11 @@
 // the tagged dev set exactly as `vineparse filter train` does (rules at 99.95%, the linear stage at
 // 99.8%, the quadratic filter at 99.5% dev coverage): the parser is trained with its top-k pruning,
 // and parses behind the filters, which prune more for less (the top-k pass is then left out).
+// With --prune vine the parser trains behind a max-marginal cascade (Rush & Petrov 2012) instead; with
+// --filter rlq as well the filters come first and the cascade's first-order pass trains on what they
+// leave. --order 3 (with --prune vine) trains a third-order parser; --second-order-pass no leaves the
+// sibling max-marginal pass out of its cascade, --bits / --part-bits size its weight table as
+// `vineparse train` does, and --tune-alpha T sets each pass's α on dev as `vineparse filter tune`.
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -21,6 +26,7 @@ import { writeBundle } from "../src/pipeline/bundle.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { trainVineCascade } from "../src/prune/train-spc.js";
+import { tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { FILTER_KINDS } from "../src/cli/filter/kinds.js";
 import { jackknifeParallel } from "../src/tagger/jackknife.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
@@ -51,6 +57,10 @@ const { values } = parseArgs({
     k: { type: "string" },
     "test-alphas": { type: "string" },
     filter: { type: "string" },
+    bits: { type: "string" },
+    "part-bits": { type: "string" },
+    "second-order-pass": { type: "string" },
+    "tune-alpha": { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -72,11 +82,22 @@ if (!Number.isInteger(noisyCopies) || noisyCopies < 1)
 const order = Number(values.order ?? 2);
 // Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
-if (order !== 1 && order !== 2) throw new Error("--order must be 1 or 2");
+if (order !== 1 && order !== 2 && order !== 3) throw new Error("--order must be 1, 2 or 3");
 // "vine": the parser's default cascade is the vine-pruning cascade of Rush & Petrov (2012), trained
 // on the 10-fold jack-knifed copy of train before the parser; "topk" (default): top-k heads per token.
 const prune = values.prune ?? "topk";
 if (prune !== "vine" && prune !== "topk") throw new Error("--prune must be vine or topk");
+if (order === 3 && prune !== "vine") throw new Error("--order 3 goes with --prune vine");
+// Orders 2 and 3: log2 of the parser's weight table (default 23 and 24, as `vineparse train`) and of
+// the region of it that holds the sibling and grandparent parts (`train --part-bits`; default: all).
+const bits = values.bits === undefined ? undefined : Number(values.bits);
+const partBits = values["part-bits"] === undefined ? undefined : Number(values["part-bits"]);
+// Order 3 with --prune vine: whether the cascade has a second-order (sibling) max-marginal pass.
+const secondOrderPass = (values["second-order-pass"] ?? "yes") === "yes";
+if (!["yes", "no"].includes(values["second-order-pass"] ?? "yes"))
+  throw new Error("--second-order-pass must be yes or no");
+// --prune vine: after training, set each pass's α on dev (`vineparse filter tune --tolerance T`).
+const tuneAlpha = values["tune-alpha"] === undefined ? null : Number(values["tune-alpha"]);
 const numbers = (v: string) => v.split(",").map(Number);
 const cascadeLoss = numbers(values["cascade-loss"] ?? "0.002,0.003");
 const vineBands = numbers(values["vine-band"] ?? "3");
@@ -207,7 +228,8 @@ function trainFilters(): PruningCascade {
 const cascade =
   prune === "vine"
     ? trainVineCascade(train.slice(0, trainRead.length), dev, vocab, {
-        order: order as 1 | 2,
+        order: order as 1 | 2 | 3,
+        secondOrderPass,
         bands: vineBands,
         maxLoss: cascadeLoss,
         ...(filter === "rlq" ? { prefix: trainFilters(), vinePass: false } : {}),
@@ -225,14 +247,16 @@ const { parser, bestEpoch, history } =
         onEpoch: onEpoch("parser"),
       })
     : trainHigherOrderParser(train, vocab, {
-        order: 2,
+        order: order as 2 | 3,
         epochs: parserEpochs,
+        ...(bits === undefined ? {} : { bits }),
+        ...(partBits === undefined ? {} : { partBits }),
         firstOrderBits,
         k: topK,
         ...(cascade === undefined ? {} : { prefix: cascade }),
         dev,
         onFirstOrderEpoch: onEpoch("first-order"),
-        onEpoch: onEpoch("second-order"),
+        onEpoch: onEpoch(order === 3 ? "third-order" : "second-order"),
       });
 const best = history[bestEpoch - 1]!.dev!;
 if (testAlphas !== null && cascade !== undefined)
@@ -241,6 +265,17 @@ if (testAlphas !== null && cascade !== undefined)
     if (a !== undefined && "alpha" in p && typeof p.alpha === "number") (p as { alpha: number }).alpha = a;
   });
 if (filter === "rlq" && prune === "topk") parser.cascade = trainFilters();
+const tuned =
+  tuneAlpha !== null && cascade !== undefined
+    ? tuneCascadeAlphas(parser, parser.cascade, dev, vocab, {
+        tolerance: tuneAlpha,
+        log: (s) => log(`[${elapsed()}] ${s}`),
+      })
+    : null;
+if (tuned !== null)
+  log(
+    `[${elapsed()}] alpha tuned on dev: ${tuned.passes.map((p) => `${p.kind} ${p.before} → ${p.after}`).join(", ")}; dev UAS-P ${round(tuned.before)} → ${round(tuned.after)}`,
+  );
 writeBundle(out, {
   tagger,
   parser,
@@ -256,9 +291,19 @@ writeBundle(out, {
       order: parser.order,
       epochs: parserEpochs,
       bestEpoch,
-      ...(order === 2 ? { firstOrderBits, k: topK } : {}),
+      ...(order >= 2 ? { firstOrderBits, k: topK } : {}),
+      ...(bits === undefined ? {} : { bits }),
+      ...(partBits === undefined ? {} : { partBits }),
       prune,
-      ...(prune === "vine" ? { cascadeLoss, vineBands, testAlphas } : {}),
+      ...(prune === "vine"
+        ? {
+            cascadeLoss,
+            vineBands,
+            testAlphas,
+            ...(order === 3 ? { secondOrderPass } : {}),
+            ...(tuned === null ? {} : { tuneAlpha, alphas: tuned.passes.map((p) => p.after) }),
+          }
+        : {}),
       filter,
     },
     devPredictedTags: {
