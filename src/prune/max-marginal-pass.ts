@@ -12,8 +12,8 @@ import type { ArcPruner, PruneInput } from "./pruner.js";
 
 /** Model-file kind of a first- or second-order max-marginal pass. */
 export const MAX_MARGINAL_KIND = "maxmarginal";
-/** Version of the max-marginal pass layout. */
-export const MAX_MARGINAL_VERSION = 1;
+/** Version of the max-marginal pass layout: 2 stores the weight table as scored (version 1 files, delta-coded, still load). */
+export const MAX_MARGINAL_VERSION = 2;
 
 const NEG = Number.NEGATIVE_INFINITY;
 
@@ -148,7 +148,7 @@ export class MaxMarginalPass implements ArcPruner {
       size?: unknown;
       scale?: unknown;
     };
-    if (meta.version !== MAX_MARGINAL_VERSION)
+    if (meta.version !== 1 && meta.version !== MAX_MARGINAL_VERSION)
       throw new VineparseError(
         "model-version",
         `max-marginal pass version ${String(meta.version)} is not supported`,
@@ -161,7 +161,7 @@ export class MaxMarginalPass implements ArcPruner {
       throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has a bad alpha", file);
     return new MaxMarginalPass(
       meta.order,
-      passWeightsFromModel(meta, m.arrays, file, "max-marginal pass"),
+      passWeightsFromModel(meta, m.arrays, meta.version === MAX_MARGINAL_VERSION, file, "max-marginal pass"),
       alpha,
     );
   }

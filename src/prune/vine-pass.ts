@@ -10,8 +10,11 @@ import { VinePartScorer } from "./vine-features.js";
 
 /** Model-file kind of a vine pass. */
 export const VINE_KIND = "vine";
-/** Version of the vine pass layout (2 adds `headOuter`; version 1 files load without it). */
-export const VINE_VERSION = 2;
+/**
+ * Version of the vine pass layout: 2 adds `headOuter` (version 1 files load without it); 3 stores the
+ * weight table as scored (versions 1 and 2, delta-coded, still load).
+ */
+export const VINE_VERSION = 3;
 
 /**
  * The first pass of the vine-pruning cascade (Rush & Petrov 2012): a first-order vine parser of band b
@@ -114,7 +117,7 @@ export class VinePass implements ArcPruner {
       size?: unknown;
       scale?: unknown;
     };
-    if (meta.version !== 1 && meta.version !== VINE_VERSION)
+    if (meta.version !== 1 && meta.version !== 2 && meta.version !== VINE_VERSION)
       throw new VineparseError(
         "model-version",
         `vine pass version ${String(meta.version)} is not supported`,
@@ -129,6 +132,7 @@ export class VinePass implements ArcPruner {
     const headOuter = meta.version === 1 ? false : meta.headOuter;
     if (typeof headOuter !== "boolean")
       throw new VineparseError("model-corrupt", "corrupted model: vine pass has a bad headOuter", file);
-    return new VinePass(passWeightsFromModel(meta, m.arrays, file, "vine pass"), band, alpha, headOuter);
+    const weights = passWeightsFromModel(meta, m.arrays, meta.version === VINE_VERSION, file, "vine pass");
+    return new VinePass(weights, band, alpha, headOuter);
   }
 }
