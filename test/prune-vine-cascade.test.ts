@@ -16,7 +16,13 @@ import { VineparseError } from "../src/errors.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
 import { arcFeatures, MAX_ARC_FEATURES } from "../src/features/first-order.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
-import { decodeModel, encodeModel, int16Weights, type ModelData } from "../src/model/model-file.js";
+import {
+  decodeModel,
+  encodeModel,
+  int16Weights,
+  type ModelData,
+  packInt16,
+} from "../src/model/model-file.js";
 import { ArcScorer } from "../src/parser/arc-scorer.js";
 import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
 import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
@@ -270,7 +276,9 @@ test("vine pass: a version-1 file (no head-side outer arcs) still loads and prun
   const m = decodeModel(encodeModel(pass.toModelData()));
   const meta: Record<string, unknown> = { ...m.meta, version: 1 };
   delete meta.headOuter;
-  const old = prunerFromModelData({ kind: m.kind, meta, arrays: m.arrays }, "old.vpm") as VinePass;
+  // Version 1 stored the non-zero weights delta-coded.
+  const { delta, value } = packInt16(pass.weights);
+  const old = prunerFromModelData({ kind: m.kind, meta, arrays: { delta, value } }, "old.vpm") as VinePass;
   assert.equal(old.headOuter, false);
   for (let i = 0; i < 20; i++) {
     const x = prepared(i);
