@@ -3,16 +3,20 @@
 // times over, always with jack-knifed tags: once from 10 folds of taggers like the bundled one, and
 // twice from 2 folds of taggers trained for one epoch without vectors (about 92% UPOS), whose more
 // frequent errors teach the parser to lean less on the tags. The parser is selected on dev with
-// predicted tags. With --filter rlq (the default) the parser's own cascade becomes the arc-filter
-// cascade of Bergsma & Cherry (2010), trained on the 10-fold jack-knifed copy of train and tuned on
-// the tagged dev set exactly as `vineparse filter train` does (rules at 99.95%, the linear stage at
-// 99.8%, the quadratic filter at 99.5% dev coverage): the parser is trained with its top-k pruning,
-// and parses behind the filters, which prune more for less (the top-k pass is then left out).
-// With --prune vine the parser trains behind a max-marginal cascade (Rush & Petrov 2012) instead; with
-// --filter rlq as well the filters come first and the cascade's first-order pass trains on what they
-// leave. --order 3 (with --prune vine) trains a third-order parser; --second-order-pass no leaves the
-// sibling max-marginal pass out of its cascade, --bits / --part-bits size its weight table as
-// `vineparse train` does, and --tune-alpha T sets each pass's α on dev as `vineparse filter tune`.
+// predicted tags.
+//
+// The default recipe (--order 3) is a pruning cascade: the arc filters of Bergsma & Cherry (2010)
+// (rules at 99.95%, the linear stage at 99.8%, the quadratic filter with its arc network at 99.5% dev
+// coverage), then a first-order max-marginal pass trained as a structured prediction cascade (Rush &
+// Petrov 2012), then a third-order parser trained on the masks both leave, its sibling and grandparent
+// parts in a 2^20 region of its 2^23 table; last, the pass's α is set on dev as `vineparse filter tune
+// --tolerance 0.2` does. The filters and the pass train on the 10-fold jack-knifed copy of train and
+// are tuned on dev as tagged by the build's tagger.
+//
+// --order 2 gives the earlier recipe: a second-order parser trained with top-k pruning that parses
+// behind the same filters (--filter rlq, its default), or behind a vine cascade (--prune vine).
+// --order 3 takes --bits, --part-bits, --second-order-pass yes|no, --cascade-loss and --tune-alpha to
+// vary the recipe, as `vineparse train` does.
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -79,27 +83,40 @@ if (secondCopy !== "noisy" && secondCopy !== "gold" && secondCopy !== "none")
   throw new Error("--second-copy must be noisy, gold or none");
 if (!Number.isInteger(noisyCopies) || noisyCopies < 1)
   throw new Error("--noisy-copies must be an integer ≥ 1");
-const order = Number(values.order ?? 2);
+// The bundle's recipe (the defaults): a third-order parser behind the arc filters and a first-order
+// max-marginal pass, its sibling and grandparent parts in a 2^20 region of a 2^23 table, the pass's α
+// set on dev. --order 2 (or 1) gives the earlier recipes, whose defaults are those of before.
+const order = Number(values.order ?? 3);
+const third = order === 3;
 // Order 2: log2 of the first-order (pruning) model's table; 2^20 prunes as well as 2^23 and faster.
 const firstOrderBits = Number(values["first-order-bits"] ?? 20);
 if (order !== 1 && order !== 2 && order !== 3) throw new Error("--order must be 1, 2 or 3");
 // "vine": the parser's default cascade is the vine-pruning cascade of Rush & Petrov (2012), trained
-// on the 10-fold jack-knifed copy of train before the parser; "topk" (default): top-k heads per token.
-const prune = values.prune ?? "topk";
+// on the 10-fold jack-knifed copy of train before the parser (the default at order 3); "topk" (the
+// default at orders 1 and 2): top-k heads per token.
+const prune = values.prune ?? (third ? "vine" : "topk");
 if (prune !== "vine" && prune !== "topk") throw new Error("--prune must be vine or topk");
-if (order === 3 && prune !== "vine") throw new Error("--order 3 goes with --prune vine");
-// Orders 2 and 3: log2 of the parser's weight table (default 23 and 24, as `vineparse train`) and of
-// the region of it that holds the sibling and grandparent parts (`train --part-bits`; default: all).
-const bits = values.bits === undefined ? undefined : Number(values.bits);
-const partBits = values["part-bits"] === undefined ? undefined : Number(values["part-bits"]);
-// Order 3 with --prune vine: whether the cascade has a second-order (sibling) max-marginal pass.
-const secondOrderPass = (values["second-order-pass"] ?? "yes") === "yes";
-if (!["yes", "no"].includes(values["second-order-pass"] ?? "yes"))
+if (third && prune !== "vine") throw new Error("--order 3 goes with --prune vine");
+// Orders 2 and 3: log2 of the parser's weight table and of the region of it that holds the sibling and
+// grandparent parts (`train --bits`, `--part-bits`; at order 2 by default 2^23 and all of it).
+const optionalNumber = (v: string | undefined, dflt: number | undefined) =>
+  v === undefined || v === "default" ? dflt : Number(v);
+const bits = optionalNumber(values.bits, third ? 23 : undefined);
+const partBits =
+  values["part-bits"] === "all" ? undefined : optionalNumber(values["part-bits"], third ? 20 : undefined);
+// Order 3 with --prune vine: whether the cascade has a second-order (sibling) max-marginal pass
+// (default no: behind the filters it costs more time than it saves; docs/results.md).
+const secondOrderPassValue = values["second-order-pass"] ?? "no";
+if (secondOrderPassValue !== "yes" && secondOrderPassValue !== "no")
   throw new Error("--second-order-pass must be yes or no");
-// --prune vine: after training, set each pass's α on dev (`vineparse filter tune --tolerance T`).
-const tuneAlpha = values["tune-alpha"] === undefined ? null : Number(values["tune-alpha"]);
+const secondOrderPass = secondOrderPassValue === "yes";
+// --prune vine: after training, set each pass's α on dev (`vineparse filter tune --tolerance T`;
+// default 0.2 at order 3, "no" to keep the α the passes trained with).
+const tuneAlphaValue = values["tune-alpha"] ?? (third ? "0.2" : "no");
+const tuneAlpha = tuneAlphaValue === "no" ? null : Number(tuneAlphaValue);
 const numbers = (v: string) => v.split(",").map(Number);
-const cascadeLoss = numbers(values["cascade-loss"] ?? "0.002,0.003");
+// The SPC loss bound of each max-marginal pass (order 3: one pass behind the filters).
+const cascadeLoss = numbers(values["cascade-loss"] ?? (third ? "0.01" : "0.002,0.003"));
 const vineBands = numbers(values["vine-band"] ?? "3");
 // Order 2: heads kept per token by the first-order model after the cascade (default 10 with topk,
 // 0 = none with vine).
@@ -111,7 +128,7 @@ const testAlphas = values["test-alphas"] === undefined ? null : numbers(values["
 // "rlq": the parser parses behind the Rules+Linear+Quad filter cascade (see above; with --prune vine
 // the filters are trained first and take the vine pass's place in the cascade the parser trains on);
 // "none": behind its own pruning (top-k or vine) as trained.
-const filter = values.filter ?? (prune === "vine" ? "none" : "rlq");
+const filter = values.filter ?? (prune === "vine" && !third ? "none" : "rlq");
 if (filter !== "rlq" && filter !== "none") throw new Error("--filter must be rlq or none");
 const log = (s: string) => process.stderr.write(`${s}\n`);
 // Check the output before hours of work; Ctrl-C / SIGTERM remove a half-written model (exit 130 / 143).
