@@ -16,7 +16,7 @@
 // --order 2 gives the earlier recipe: a second-order parser trained with top-k pruning that parses
 // behind the same filters (--filter rlq, its default), or behind a vine cascade (--prune vine).
 // --order 3 takes --bits, --part-bits, --second-order-pass yes|no, --cascade-loss and --tune-alpha to
-// vary the recipe, as `vineparse train` does.
+// vary the recipe, as `vineparse train` does, and --guard K:A|none for the last pass (below).
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -30,6 +30,7 @@ import { writeBundle } from "../src/pipeline/bundle.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { evaluateCascade } from "../src/prune/evaluate-cascade.js";
 import { trainVineCascade } from "../src/prune/train-spc.js";
+import { topKFor } from "../src/prune/spec.js";
 import { tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { FILTER_KINDS } from "../src/cli/filter/kinds.js";
 import { jackknifeParallel } from "../src/tagger/jackknife.js";
@@ -65,6 +66,7 @@ const { values } = parseArgs({
     "part-bits": { type: "string" },
     "second-order-pass": { type: "string" },
     "tune-alpha": { type: "string" },
+    guard: { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -114,6 +116,14 @@ const secondOrderPass = secondOrderPassValue === "yes";
 // default 0.2 at order 3, "no" to keep the α the passes trained with).
 const tuneAlphaValue = values["tune-alpha"] ?? (third ? "0.2" : "no");
 const tuneAlpha = tuneAlphaValue === "no" ? null : Number(tuneAlphaValue);
+// Order 3: a last pass that guards against the third-order parser's worst case (`--prune topk:K:A`):
+// in a sentence whose mask still keeps more than A heads per token on average, each token keeps its K
+// best by the first-order model. No natural en_ewt sentence comes near it (at most 8.8 heads per token
+// after the cascade in train and dev); a run of one repeated word does (45 in 600 words). "none": no guard.
+const guardValue = values.guard ?? (third ? "16:16" : "none");
+const guardMatch = /^(\d+):(\d+)$/.exec(guardValue);
+if (guardValue !== "none" && guardMatch === null) throw new Error("--guard must be K:A or none");
+const guard = guardMatch === null ? null : { k: Number(guardMatch[1]), above: Number(guardMatch[2]) };
 const numbers = (v: string) => v.split(",").map(Number);
 // The SPC loss bound of each max-marginal pass (order 3: one pass behind the filters).
 const cascadeLoss = numbers(values["cascade-loss"] ?? (third ? "0.01" : "0.002,0.003"));
@@ -293,6 +303,7 @@ if (tuned !== null)
   log(
     `[${elapsed()}] alpha tuned on dev: ${tuned.passes.map((p) => `${p.kind} ${p.before} → ${p.after}`).join(", ")}; dev UAS-P ${round(tuned.before)} → ${round(tuned.after)}`,
   );
+if (guard !== null) parser.cascade = parser.cascade.concat([topKFor(parser, guard.k, guard.above)]);
 writeBundle(out, {
   tagger,
   parser,
@@ -319,6 +330,7 @@ writeBundle(out, {
             testAlphas,
             ...(order === 3 ? { secondOrderPass } : {}),
             ...(tuned === null ? {} : { tuneAlpha, alphas: tuned.passes.map((p) => p.after) }),
+            ...(guard === null ? {} : { guard }),
           }
         : {}),
       filter,

@@ -237,11 +237,13 @@ test("models written before the pruning layer load their built-in top-k as the d
 
 test("--prune specs: none, default, topk[:K] and files; bad specs are one-line usage errors", () => {
   assert.deepEqual(parsePruneSpec("none"), [{ type: "none" }]);
-  assert.deepEqual(parsePruneSpec("topk,topk:3,a.vpf"), [
-    { type: "topk", k: 10 },
-    { type: "topk", k: 3 },
+  assert.deepEqual(parsePruneSpec("topk,topk:3,a.vpf,topk:4:6"), [
+    { type: "topk", k: 10, above: 0 },
+    { type: "topk", k: 3, above: 0 },
     { type: "file", path: "a.vpf" },
+    { type: "topk", k: 4, above: 6 },
   ]);
+  assert.throws(() => parsePruneSpec("topk:4:0"), /A ≥ 1/);
   assert.throws(() => parsePruneSpec("none,topk"), /cannot be combined/);
   assert.throws(() => parsePruneSpec("topk,,x"), /empty item/);
   assert.throws(() => parsePruneSpec("topk:0"), /K ≥ 1/);
@@ -251,6 +253,46 @@ test("--prune specs: none, default, topk[:K] and files; bad specs are one-line u
   const r = resolvePruneSpec("topk:2", p);
   for (const s of dev.slice(0, 5))
     for (let m = 1; m <= s.n; m++) assert.ok(r.prune(s, vocab).headCount(m) <= 2);
+});
+
+test("top-k as a guard (topk:K:A) acts only on masks keeping more than A heads per token on average", () => {
+  const p = higher.get(3)!;
+  const k = 2;
+  let acted = 0;
+  let seen = 0;
+  for (const s of dev) {
+    const full = ArcMask.full(s.n);
+    // A full mask keeps n heads per token (the root and the n − 1 other words). With A = n the guard
+    // leaves it alone; with A = n − 1 it acts.
+    const heads = full.count() / s.n;
+    assert.equal(heads, s.n);
+    const below = resolvePruneSpec(`topk:${k}:${Math.max(1, heads - 1)}`, p).prune(s, vocab);
+    const at = resolvePruneSpec(`topk:${k}:${heads}`, p).prune(s, vocab);
+    assert.deepEqual(at.bits, full.bits);
+    seen++;
+    if (heads >= 2) {
+      acted++;
+      for (let m = 1; m <= s.n; m++) assert.ok(below.headCount(m) <= k);
+      // Ranked by arc score: each token keeps its k best-scoring heads.
+      const plain = new PruningCascade([new TopKPruner(p.firstOrderWeights, k, Infinity, "score")]);
+      assert.deepEqual(below.bits, plain.prune(s, vocab).bits);
+    }
+  }
+  assert.ok(acted > 10 && seen === dev.length, `acted on ${acted}`);
+  // Stored in the parser's cascade and read back (layout 2 with "above"; layout 1 means always).
+  const g = resolvePruneSpec("topk:3:4", p).passes[0] as TopKPruner;
+  const data = g.toModelData();
+  assert.equal((data.meta as { version: number; above: number }).above, 4);
+  const back = TopKPruner.fromModelData(data, "g.vpf", p.firstOrderWeights);
+  assert.equal(back.above, 4);
+  assert.equal(back.rank, "score");
+  const v1 = TopKPruner.fromModelData(
+    { ...data, meta: { ...data.meta, version: 1 } },
+    "g.vpf",
+    p.firstOrderWeights,
+  );
+  assert.equal(v1.above, 0);
+  assert.equal(new TopKPruner(p.firstOrderWeights, 3).toModelData().meta.version, 1);
 });
 
 test("evaluateCascade: coverage and reduction after each pass, time per pass", () => {

@@ -187,6 +187,8 @@ export const command: Command = {
               "train: --prune topk needs --order 2 or 3 (a first-order model ranks the heads)",
             );
           if (i !== items.length - 1) throw new UsageError("train: --prune topk must be the last pass");
+          if (item.above > 0)
+            throw new UsageError("train: --prune topk:K:A is a parse-time guard; train with topk[:K]");
           k = item.k;
         } else if (item.type === "file") passes.push(...loadCascade(item.path).passes);
       });

@@ -14,8 +14,8 @@ import type { ArcPruner, PruneInput } from "./pruner.js";
 
 /** Model-file kind of a first-order top-k pass. */
 export const TOPK_KIND = "topk";
-/** Version of the top-k pass layout. */
-export const TOPK_VERSION = 1;
+/** Version of the top-k pass layout: 2 adds `above` (written only when set; version 1 = always prune). */
+export const TOPK_VERSION = 2;
 
 /** How a `TopKPruner` ranks the heads of a token: by arc score, or by max-marginal (best tree through the arc). */
 export type PruneRank = "score" | "max-marginal";
@@ -31,7 +31,10 @@ export type TopKWeightSource = "own" | "parser";
  * Petrov 2012): a first-order arc model scores every arc the incoming mask allows, and each token keeps
  * only its `k` best heads, and of those only the ones within `margin` of its best head. Heads are ranked
  * by arc score or by projective max-marginal (the score of the best tree containing the arc), which
- * accounts for the rest of the tree.
+ * accounts for the rest of the tree. With `above` > 0 the pass is a guard for a parser's worst case: it
+ * acts only on a sentence whose mask keeps more than `above` heads per token on average (such as a long
+ * run of one repeated word, whose arcs earlier passes cannot tell apart), and leaves the others as
+ * they are.
  */
 export class TopKPruner implements ArcPruner {
   /** Always "topk". */
@@ -58,8 +61,11 @@ export class TopKPruner implements ArcPruner {
     readonly rank: PruneRank = "max-marginal",
     /** Whether the weights are saved with the pass or belong to the enclosing parser. */
     readonly source: TopKWeightSource = "own",
+    /** Acts only when the mask keeps more than this many heads per token on average (0: always). */
+    readonly above = 0,
   ) {
     if (!(k >= 1)) throw new RangeError(`TopKPruner: k must be ≥ 1 (got ${k})`);
+    if (!(above >= 0)) throw new RangeError(`TopKPruner: above must be ≥ 0 (got ${above})`);
     this.quantized = weights instanceof Float32Array ? int16Weights(weights) : weights;
     this.scorer = new ArcScorer(this.quantized.weights, this.quantized.scale);
     this.topScore = new Float64Array(k);
@@ -82,6 +88,7 @@ export class TopKPruner implements ArcPruner {
   pruneAtoms(x: FeatureSentence, mask: ArcMask): void {
     const n = x.n;
     const size = n + 1;
+    if (this.above > 0 && mask.count() <= this.above * n) return;
     let scores = this.scorer.scoreAll(x, mask);
     if (this.rank === "max-marginal") {
       if (this.mm.length < size * size) this.mm = new Float64Array(size * size * 2);
@@ -117,13 +124,14 @@ export class TopKPruner implements ArcPruner {
   /** The pass as model-file content; weights are included only when the pass owns them. */
   toModelData(): ModelData {
     const meta: Record<string, unknown> = {
-      version: TOPK_VERSION,
+      version: this.above > 0 ? TOPK_VERSION : 1,
       k: this.k,
       margin: Number.isFinite(this.margin) ? this.margin : null,
       rank: this.rank,
       weights: this.source,
       size: this.quantized.weights.length,
     };
+    if (this.above > 0) meta.above = this.above;
     if (this.source === "parser") return { kind: TOPK_KIND, meta, arrays: {} };
     const p = packInt16(this.quantized);
     meta.scale = p.scale;
@@ -137,7 +145,11 @@ export class TopKPruner implements ArcPruner {
       this.source === "parser"
         ? "the parser's first-order model"
         : `its own first-order model (2^${Math.log2(this.quantized.weights.length)} weights)`;
-    return `each token keeps its ${this.k} best heads by ${this.rank}${margin}, scored by ${from}\n`;
+    const when =
+      this.above > 0
+        ? ` (only in sentences whose mask keeps more than ${this.above} heads per token on average)`
+        : "";
+    return `each token keeps its ${this.k} best heads by ${this.rank}${margin}, scored by ${from}${when}\n`;
   }
 
   /**
@@ -153,13 +165,17 @@ export class TopKPruner implements ArcPruner {
       weights?: string;
       size?: number;
       scale?: number;
+      above?: number;
     };
-    if (meta.version !== TOPK_VERSION)
+    if (meta.version !== 1 && meta.version !== TOPK_VERSION)
       throw new VineparseError("model-version", `top-k pass version ${meta.version} is not supported`, file);
     const k = meta.k;
     if (typeof k !== "number" || !(k >= 1) || (meta.rank !== "score" && meta.rank !== "max-marginal"))
       throw new VineparseError("model-corrupt", "corrupted model: top-k pass has a bad k or rank", file);
     const margin = typeof meta.margin === "number" ? meta.margin : Number.POSITIVE_INFINITY;
+    const above = meta.version === 1 ? 0 : meta.above;
+    if (typeof above !== "number" || !(above >= 0))
+      throw new VineparseError("model-corrupt", "corrupted model: top-k pass has a bad above", file);
     if (meta.weights === "parser") {
       if (parserWeights === undefined)
         throw new VineparseError(
@@ -167,7 +183,7 @@ export class TopKPruner implements ArcPruner {
           "this top-k pass uses a parser's first-order model: load it with that parser",
           file,
         );
-      return new TopKPruner(parserWeights, k, margin, meta.rank, "parser");
+      return new TopKPruner(parserWeights, k, margin, meta.rank, "parser", above);
     }
     const { delta, value } = m.arrays;
     const size = meta.size;
@@ -189,6 +205,6 @@ export class TopKPruner implements ArcPruner {
         file,
       );
     }
-    return new TopKPruner(q, k, margin, meta.rank, "own");
+    return new TopKPruner(q, k, margin, meta.rank, "own", above);
   }
 }
