@@ -11,7 +11,7 @@ import { type BenchContext, type Experiment, median, type ParseSummary, repoRoot
 import type { StageMemory } from "./memory-stages.js";
 
 /** One thing to measure: a build of the CLI (its main.js) with a model. */
-interface Variant {
+export interface Variant {
   name: string;
   cli: string;
   model: string;
@@ -20,7 +20,7 @@ interface Variant {
 const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
 
 /** `NAME=CLI,MODEL`, `NAME=,MODEL` (this build) or a bare model path. */
-function parseVariant(spec: string): Variant {
+export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf("=");
   if (eq < 0) return { name: spec, cli: thisCli, model: spec };
   const [cli, model] = spec.slice(eq + 1).split(",");

@@ -54,8 +54,8 @@ tune    writes a copy of a parser model or bundle whose vine and max-marginal pa
         threshold t_alpha: more arcs removed, a faster parse) while the model's dev UAS-P stays at
         least what it is with the cascade as trained, minus the tolerance.
 
-SPEC: filter / cascade files, comma-separated and applied in order; topk[:K] and default (the
-model's own cascade) need --model.
+SPEC: filter / cascade files, comma-separated and applied in order; topk[:K], topk:K:A and default
+(the model's own cascade) need --model.
 
 train options:
   --kind KIND       ${FILTER_KINDS.map((k) => k.name).join(", ")}

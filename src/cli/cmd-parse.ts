@@ -33,7 +33,9 @@ options:
   --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
   --prune SPEC      pruning before parsing, replacing the model's own cascade: none (exhaustive),
                     default (the model's cascade), topk[:K] (each token's K best heads by the
-                    model's first-order scores) or filter / cascade files, comma-separated, in order
+                    model's first-order scores), topk:K:A (the same, only in sentences keeping
+                    more than A heads per token on average) or filter / cascade files,
+                    comma-separated, in order
   --newline-breaks  with raw text: every line break ends a sentence
   --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
                     break or after ; : or , where possible
