@@ -7,7 +7,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { type BenchContext, type Experiment, median, type ParseSummary, repoRoot } from "./lib.js";
+import {
+  type BenchContext,
+  type Experiment,
+  median,
+  type ParseSummary,
+  parseSummaryOf,
+  repoRoot,
+} from "./lib.js";
 import type { StageMemory } from "./memory-stages.js";
 
 /** One thing to measure: a build of the CLI (its main.js) with a model. */
@@ -72,7 +79,7 @@ export const experiment: Experiment = {
             { encoding: "utf8" },
           );
           if (p.status !== 0) throw new Error(`${v.name}: vineparse parse failed: ${p.stderr}`);
-          runs[i]!.push(JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary);
+          runs[i]!.push(parseSummaryOf(p.stderr));
           if (r === 0) outputs[i] = readFileSync(out, "utf8");
         });
       }

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
 import { parseVariant } from "./exp-memory.js";
-import { type BenchContext, type Experiment, type ParseSummary } from "./lib.js";
+import { type BenchContext, type Experiment, parseSummaryOf } from "./lib.js";
 
 /**
  * `npm run bench -- worst-case [--words 250,600,1000] [--word W] [--variant NAME=CLI,MODEL ...]
@@ -62,7 +62,7 @@ export const experiment: Experiment = {
             continue;
           }
           if (p.status !== 0) throw new Error(`${v.name}: vineparse parse failed: ${p.stderr}`);
-          const s = JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary;
+          const s = parseSummaryOf(p.stderr);
           rows.push([v.name, n, s.seconds.toFixed(2), Math.round(s.tokensPerSecond), s.maxRssMiB]);
         }
       }

@@ -286,6 +286,11 @@ export interface ParseSummary {
   maxRssMiB: number;
 }
 
+/** The closing JSON summary of a `vineparse parse --json` run, from its stderr (the last line). */
+export function parseSummaryOf(stderr: string): ParseSummary {
+  return JSON.parse(stderr.trim().split("\n").pop()!) as ParseSummary;
+}
+
 /** Runs `vineparse parse --json` as a separate process; returns its summary and the whole process's wall time. */
 export function runParseCommand(
   model: string,
@@ -310,7 +315,7 @@ export function runParseCommand(
   );
   const wall = Number(process.hrtime.bigint() - t0) / 1e9;
   if (p.status !== 0) throw new Error(`vineparse parse failed: ${p.stderr}`);
-  return { summary: JSON.parse(p.stderr.trim().split("\n").pop()!) as ParseSummary, wall };
+  return { summary: parseSummaryOf(p.stderr), wall };
 }
 
 /** Median of a non-empty list (the mean of the two middle values when the count is even). */
