@@ -11,6 +11,7 @@ import {
   encodeModel,
   type ModelArray,
   readModelFile,
+  readModelFileDeferring,
   sparsify,
   writeModelFile,
 } from "../src/model/model-file.js";
@@ -185,6 +186,41 @@ test("version 2: arrays over many segments (plain, masked, all-zero) come back b
   const bytes = encodeModel({ kind: "t", meta: {}, arrays: { sparse } });
   assert.ok(bytes.length < 40_000, `${bytes.length} bytes`);
   assert.ok(bytesOf(decodeModel(bytes).arrays.sparse!).equals(bytesOf(sparse)));
+});
+
+test("deferred arrays stay compressed until taken, then come back as readModelFile gives them (both versions)", () => {
+  const m = segmentedModel();
+  const dir = mkdtempSync(join(tmpdir(), "vp-model-"));
+  const names = Object.keys(m.arrays).sort();
+  const later = new Set(names.filter((_, i) => i % 2 === 0));
+  assert.ok(later.size > 0 && later.size < names.length);
+  for (const version of [1, 2]) {
+    const path = join(dir, `v${version}.vpm`);
+    writeFileSync(path, encodeModel(m, version));
+    const whole = readModelFile(path);
+    const { model, deferred } = readModelFileDeferring(path, undefined, (name) => later.has(name));
+    assert.equal(model.kind, "seg");
+    assert.deepEqual(model.meta, whole.meta);
+    assert.deepEqual(
+      Object.keys(model.arrays).sort(),
+      names.filter((k) => !later.has(k)),
+    );
+    assert.deepEqual(deferred.names.sort(), [...later].sort());
+    const taken = deferred.take();
+    assert.deepEqual(Object.keys(taken).sort(), [...later].sort());
+    for (const [k, a] of Object.entries({ ...model.arrays, ...taken })) {
+      const b = whole.arrays[k]!;
+      assert.equal(a.constructor, b.constructor, k);
+      assert.ok(bytesOf(a).equals(bytesOf(b)), `array ${k} differs (version ${version})`);
+    }
+    // Handed over: nothing is kept for a second call.
+    assert.deepEqual(deferred.take(), {});
+    assert.deepEqual(deferred.names, []);
+  }
+  // Without `defer`, nothing is deferred.
+  const { model, deferred } = readModelFileDeferring(join(dir, "v2.vpm"));
+  assert.deepEqual(Object.keys(model.arrays).sort(), names);
+  assert.deepEqual(deferred.names, []);
 });
 
 /** A version-2 file taken apart: the JSON header and each array's inflated stream, and put back together. */

@@ -11,6 +11,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
 import { trainParser } from "../src/parser/train.js";
 import { readBundle, writeBundle } from "../src/pipeline/bundle.js";
+import { loadPipeline } from "../src/pipeline/default-model.js";
 import { Pipeline, toConllu, toTreeText } from "../src/pipeline/pipeline.js";
 import { formatTree } from "../src/pipeline/tree-format.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
@@ -80,6 +81,49 @@ test("annotateBlock gives what annotate gives each sentence, in order (input tag
   );
   assert.notDeepEqual(asIs, retagged);
   assert.deepEqual(p.annotateBlock([]), []);
+});
+
+test("a tagger given as a function is built once, when a sentence first needs tagging", () => {
+  let builds = 0;
+  const p = new Pipeline(() => {
+    builds++;
+    return tagger;
+  }, parser);
+  const eager = new Pipeline(tagger, parser);
+  assert.ok(p.hasTagger);
+  assert.ok(!new Pipeline(null, parser).hasTagger);
+  const cs = read.slice(0, 20).map((r) => r.sentence);
+  // Tagged input, not retagged: no tagger.
+  assert.deepEqual(p.annotateBlock(cs, false).map(toConllu), eager.annotateBlock(cs, false).map(toConllu));
+  assert.equal(builds, 0);
+  // A sentence without tags, retagging, raw text: the one tagger, built once.
+  const untagged = { ...cs[0]!, words: cs[0]!.words.map((w) => w.map((v, j) => (j === UPOS ? "_" : v))) };
+  assert.equal(toConllu(p.annotate(untagged)), toConllu(eager.annotate(untagged)));
+  assert.equal(builds, 1);
+  assert.deepEqual(p.annotateBlock(cs, true).map(toConllu), eager.annotateBlock(cs, true).map(toConllu));
+  assert.equal(
+    p.parseText("the dog slept .").map(toConllu).join(""),
+    eager.parseText("the dog slept .").map(toConllu).join(""),
+  );
+  assert.equal(p.tagger, tagger);
+  assert.equal(builds, 1);
+});
+
+test("loadPipeline builds a bundle's tagger only when needed, with the same results either way", () => {
+  const lazy = loadPipeline(bundlePath);
+  const now = loadPipeline(bundlePath, { lazyTagger: false });
+  const cs = read.slice(0, 20).map((r) => r.sentence);
+  assert.deepEqual(lazy.annotateBlock(cs, false).map(toConllu), now.annotateBlock(cs, false).map(toConllu));
+  assert.deepEqual(lazy.annotateBlock(cs, true).map(toConllu), now.annotateBlock(cs, true).map(toConllu));
+  const text = "the big dog saw a cat near the house . every man slept";
+  assert.equal(lazy.parseText(text).map(toConllu).join(""), now.parseText(text).map(toConllu).join(""));
+  // A parser model alone: no tagger, and raw text is refused as before.
+  const parserPath = join(mkdtempSync(join(tmpdir(), "vp-pipeline-parser-")), "parser.vpm");
+  parser.save(parserPath);
+  const bare = loadPipeline(parserPath);
+  assert.ok(!bare.hasTagger);
+  assert.equal(bare.tagger, null);
+  assert.throws(() => bare.parseText("a dog ."), /no tagger/);
 });
 
 test("tree rendering: hand-worked example", () => {

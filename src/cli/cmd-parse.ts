@@ -108,11 +108,13 @@ export const command: Command = {
     }
     checkWritable(values.output ?? "-");
     const t0 = process.hrtime.bigint();
-    const pipeline = loadPipeline(values.model);
+    const raw = values.text !== undefined || values.raw === true;
+    // A bundle's tagger is built at once if every sentence needs it; otherwise only if a sentence
+    // lacks tags (tagged CoNLL-U never holds the tagger's tables).
+    const pipeline = loadPipeline(values.model, { lazyTagger: !(raw || values.retag === true) });
     if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
-    const raw = values.text !== undefined || values.raw === true;
-    if (pipeline.tagger === null && (raw || values.retag === true)) throw noTaggerError(values.model);
+    if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
     const render = format === "tree" ? toTreeText : toConllu;
     let sentences = 0;

@@ -283,11 +283,71 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
     { size: bytes.length, read: (position, length) => bytes.subarray(position, position + length) },
     file,
     expectedKind,
-  );
+  ).model;
+}
+
+/** Arrays a reader leaves compressed (see `readModelFileDeferring`), with what decoding them needs. */
+interface DeferredStream {
+  entry: ArrayEntry;
+  /** The array's deflate stream (a copy of its bytes in the file). */
+  stream: Uint8Array;
+}
+
+/**
+ * Arrays of a model file that `readModelFileDeferring` read but did not decode: their compressed
+ * bytes (already covered by the file's checksum), decoded by `take` when they are first needed.
+ */
+export class DeferredArrays {
+  private streams: DeferredStream[];
+  private decoded: Record<string, ModelArray>;
+
+  constructor(
+    private readonly file: string,
+    private readonly segmentBytes: number,
+    streams: DeferredStream[],
+    /** Arrays that could not be deferred (a version-1 file is one stream: all of it is decoded). */
+    decoded: Record<string, ModelArray> = {},
+  ) {
+    this.streams = streams;
+    this.decoded = decoded;
+  }
+
+  /** Names of the arrays. */
+  get names(): string[] {
+    return [...this.streams.map((d) => d.entry.name), ...Object.keys(this.decoded)];
+  }
+
+  /**
+   * Decodes the arrays (each as `readModelFile` would) and hands them over: this object keeps
+   * nothing, so a second call returns no arrays.
+   */
+  take(): Record<string, ModelArray> {
+    const arrays = this.decoded;
+    let largest = 0;
+    for (const { entry: d } of this.streams)
+      largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
+    const scratch = new Uint8Array(Math.min(largest, this.segmentBytes));
+    for (const { entry, stream } of this.streams)
+      arrays[entry.name] = decodeArray(stream, entry, this.segmentBytes, scratch, this.file);
+    this.streams = [];
+    this.decoded = {};
+    return arrays;
+  }
+}
+
+/** A decoded model and the arrays left compressed (none unless `defer` names some). */
+interface Decoded {
+  model: ModelData;
+  deferred: DeferredArrays;
 }
 
 /** `decodeModel` over any byte source: header, checksum, then the payload of its version. */
-function decodeFrom(src: ByteSource, file: string, expectedKind: string | undefined): ModelData {
+function decodeFrom(
+  src: ByteSource,
+  file: string,
+  expectedKind: string | undefined,
+  defer: (name: string) => boolean = () => false,
+): Decoded {
   if (src.size < HEADER_BYTES || !isModelFile(src.read(0, 8))) {
     throw new VineparseError("model-format", "not a vineparse model file", file);
   }
@@ -319,8 +379,17 @@ function decodeFrom(src: ByteSource, file: string, expectedKind: string | undefi
   if (c >>> 0 !== crc) {
     throw new VineparseError("model-corrupt", "model file is corrupted (checksum mismatch)", file);
   }
-  if (version === 1) return decodeV1(src.read(HEADER_BYTES, len), file, expectedKind);
-  return decodeV2(src, len, file, expectedKind);
+  if (version === 1) {
+    const model = decodeV1(src.read(HEADER_BYTES, len), file, expectedKind);
+    const kept: Record<string, ModelArray> = {};
+    for (const name of Object.keys(model.arrays))
+      if (defer(name)) {
+        kept[name] = model.arrays[name]!;
+        delete model.arrays[name];
+      }
+    return { model, deferred: new DeferredArrays(file, SEGMENT_BYTES, [], kept) };
+  }
+  return decodeV2(src, len, file, expectedKind, defer);
 }
 
 /** The error for a model of another kind than the caller expects. */
@@ -360,7 +429,13 @@ function decodeV1(payload: Uint8Array, file: string, expectedKind: string | unde
  * streams first, so that memory beyond the arrays is at most one compressed stream (read from a
  * file into one buffer) and a few segments.
  */
-function decodeV2(src: ByteSource, len: number, file: string, expectedKind: string | undefined): ModelData {
+function decodeV2(
+  src: ByteSource,
+  len: number,
+  file: string,
+  expectedKind: string | undefined,
+  defer: (name: string) => boolean,
+): Decoded {
   if (len < 8) throw corrupt(file, "payload too short");
   const lens = src.read(HEADER_BYTES, 8);
   const lensView = new DataView(lens.buffer, lens.byteOffset, 8);
@@ -382,18 +457,27 @@ function decodeV2(src: ByteSource, len: number, file: string, expectedKind: stri
   const order = header.arrays
     .map((_, i) => i)
     .sort((i, j) => header.arrays[j]!.bytes! - header.arrays[i]!.bytes!);
-  const decoded: ModelArray[] = new Array<ModelArray>(header.arrays.length);
+  const decoded: (ModelArray | null)[] = new Array<ModelArray | null>(header.arrays.length).fill(null);
+  const deferred: DeferredStream[] = [];
   // A segment's stored form, while it is expanded: never longer than the segment.
   let largest = 0;
-  for (const d of header.arrays) largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
+  for (const d of header.arrays)
+    if (!defer(d.name)) largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
   const scratch = new Uint8Array(Math.min(largest, header.segmentBytes!));
   for (const i of order) {
     const d = header.arrays[i]!;
-    decoded[i] = decodeArray(src.read(starts[i]!, d.bytes!), d, header.segmentBytes!, scratch, file);
+    // A copy: the bytes read may be a buffer the next read reuses (Buffer's slice would not copy).
+    if (defer(d.name)) deferred.push({ entry: d, stream: new Uint8Array(src.read(starts[i]!, d.bytes!)) });
+    else decoded[i] = decodeArray(src.read(starts[i]!, d.bytes!), d, header.segmentBytes!, scratch, file);
   }
   const arrays: Record<string, ModelArray> = {};
-  header.arrays.forEach((d, i) => (arrays[d.name] = decoded[i]!));
-  return { kind: header.kind, meta: header.meta, arrays };
+  header.arrays.forEach((d, i) => {
+    if (decoded[i] !== null) arrays[d.name] = decoded[i]!;
+  });
+  return {
+    model: { kind: header.kind, meta: header.meta, arrays },
+    deferred: new DeferredArrays(file, header.segmentBytes!, deferred),
+  };
 }
 
 /** Inflates a raw-deflate stream that must give exactly `size` bytes (never more are produced). */
@@ -695,9 +779,23 @@ export function writeModelFile(path: string, model: ModelData): void {
  * Version-2 files are read piece by piece: memory beyond the arrays returned stays near one chunk.
  */
 export function readModelFile(path: string, expectedKind?: string): ModelData {
+  return readModelFileDeferring(path, expectedKind).model;
+}
+
+/**
+ * `readModelFile` that leaves the arrays `defer` names compressed, for `DeferredArrays.take` to decode
+ * when (if ever) they are needed: a pipeline bundle's tagger, say, when its input is already tagged.
+ * The whole file is checked as `readModelFile` checks it; only the deferred arrays' own layout (their
+ * segments) is checked later, when they are decoded.
+ */
+export function readModelFileDeferring(
+  path: string,
+  expectedKind?: string,
+  defer?: (name: string) => boolean,
+): { model: ModelData; deferred: DeferredArrays } {
   const f = new PositionalFile(path, "model file");
   try {
-    return decodeFrom(f, path, expectedKind);
+    return decodeFrom(f, path, expectedKind, defer);
   } finally {
     f.close();
   }

@@ -1,5 +1,11 @@
 import { VineparseError } from "../errors.js";
-import { fromModelContent, type ModelData, readModelFile, writeModelFile } from "../model/model-file.js";
+import {
+  type DeferredArrays,
+  fromModelContent,
+  type ModelData,
+  readModelFile,
+  writeModelFile,
+} from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
@@ -55,6 +61,52 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
     parser: parserFromModel(extract("parser", m, meta.parser!), path),
     info: meta.info ?? {},
   }));
+}
+
+/** Whether a model-file array belongs to a bundle's tagger (what `loadPipeline` leaves compressed). */
+export function isTaggerArray(name: string): boolean {
+  return name.startsWith("tagger/");
+}
+
+/**
+ * A bundle's parser, built now, and its tagger, built when first asked for: from `m`, whose tagger
+ * arrays may be left in `deferred` (see `readModelFileDeferring`). Until then only the tagger's
+ * compressed arrays and its metadata are held, not its tables (about 11 MiB for the bundled English
+ * model's, which parsing tagged CoNLL-U never reads). A damaged tagger is reported when it is built.
+ */
+export function lazyBundleFromModelData(
+  m: ModelData,
+  deferred: DeferredArrays,
+  path: string,
+): { parser: DependencyParser; tagger: () => Tagger } {
+  const meta = m.meta as {
+    tagger?: { kind: string; meta: unknown };
+    parser?: { kind: string; meta: unknown };
+  };
+  if (meta.tagger === undefined || meta.parser === undefined) {
+    throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
+  }
+  const part = meta.tagger;
+  // Only the tagger's own arrays are kept for later (not `m`, whose parser arrays may be dropped).
+  const stored: ModelData["arrays"] = {};
+  for (const [k, v] of Object.entries(m.arrays)) if (isTaggerArray(k)) stored[k] = v;
+  const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, meta.parser!), path));
+  // Built once; a failure is kept too, so that asking again gives the same error.
+  let built: { tagger: Tagger } | { error: unknown } | null = null;
+  const tagger = () => {
+    built ??= (() => {
+      try {
+        const arrays = { ...stored, ...deferred.take() };
+        const own = extract("tagger", { kind: BUNDLE_KIND, meta: {}, arrays }, part);
+        return { tagger: fromModelContent(path, () => Tagger.fromModelData(own, path)) };
+      } catch (error) {
+        return { error };
+      }
+    })();
+    if ("error" in built) throw built.error;
+    return built.tagger;
+  };
+  return { parser, tagger };
 }
 
 /** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */

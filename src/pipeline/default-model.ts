@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
-import { readModelFile } from "../model/model-file.js";
+import { readModelFileDeferring } from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
-import { BUNDLE_KIND, bundleFromModelData } from "./bundle.js";
+import { BUNDLE_KIND, isTaggerArray, lazyBundleFromModelData } from "./bundle.js";
 import { Pipeline } from "./pipeline.js";
 
 /** The package root (dist/src/pipeline → three levels up). */
@@ -13,8 +13,18 @@ const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..",
 /** Path of the bundled English model shipped with the package (tagger + parser trained on UD en_ewt). */
 export const DEFAULT_MODEL = join(packageRoot, "models", "en_ewt.vpm");
 
+/** Options of `loadPipeline`. */
+export interface LoadOptions {
+  /**
+   * Build a bundle's tagger when the pipeline first needs it (`Pipeline.tagger`; the default), not
+   * at once: tagged CoNLL-U parsed without retagging never does, and the tagger's tables are never
+   * held. False for a caller that will tag anyway (raw text, retagging).
+   */
+  lazyTagger?: boolean;
+}
+
 /** Loads a pipeline from a bundle or a bare parser model (`path` undefined = the bundled English model). */
-export function loadPipeline(path?: string): Pipeline {
+export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
   const p = path ?? DEFAULT_MODEL;
   if (path === undefined && !existsSync(p)) {
     throw new VineparseError(
@@ -23,10 +33,11 @@ export function loadPipeline(path?: string): Pipeline {
       p,
     );
   }
-  const m = readModelFile(p);
+  const lazy = opts.lazyTagger ?? true;
+  const { model: m, deferred } = readModelFileDeferring(p, undefined, lazy ? isTaggerArray : undefined);
   if (m.kind === BUNDLE_KIND) {
-    const b = bundleFromModelData(m, p);
-    return new Pipeline(b.tagger, b.parser);
+    const b = lazyBundleFromModelData(m, deferred, p);
+    return new Pipeline(lazy ? b.tagger : b.tagger(), b.parser);
   }
   if (m.kind === "parser") return new Pipeline(null, parserFromModel(m, p));
   throw new VineparseError("model-kind", `expected a parser or pipeline model, found a ${m.kind} model`, p);

@@ -22,7 +22,7 @@ export async function* parseTextStream(
   source: AsyncIterable<string> | Iterable<string>,
   opts: StreamTextOptions = {},
 ): AsyncGenerator<AnnotatedSentence> {
-  if (pipeline.tagger === null) throw noTaggerError();
+  if (!pipeline.hasTagger) throw noTaggerError();
   const prefix = opts.idPrefix ?? "s";
   let count = 0;
   // A block of the sentences ready at a time (each stage over the whole block: see PARSE_BLOCK).

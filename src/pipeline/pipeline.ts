@@ -40,15 +40,37 @@ export interface TextOptions extends SegmentOptions {
 export class Pipeline {
   private vocab = new Vocabularies();
   private count = 0;
+  private built: Tagger | null;
+  private makeTagger: (() => Tagger) | null;
   /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
   cascade: PruningCascade;
 
+  /**
+   * `tagger` may be a function that builds it, called when the tagger is first needed (input to tag),
+   * so that a pipeline given tagged input never holds the tagger's tables.
+   */
   constructor(
-    readonly tagger: Tagger | null,
+    tagger: Tagger | (() => Tagger) | null,
     readonly parser: DependencyParser,
     cascade?: PruningCascade,
   ) {
+    this.built = typeof tagger === "function" ? null : tagger;
+    this.makeTagger = typeof tagger === "function" ? tagger : null;
     this.cascade = cascade ?? parser.cascade;
+  }
+
+  /** The tagger (null: none), built now if it was given as a function and not built yet. */
+  get tagger(): Tagger | null {
+    if (this.makeTagger !== null) {
+      this.built = this.makeTagger();
+      this.makeTagger = null;
+    }
+    return this.built;
+  }
+
+  /** Whether the pipeline has a tagger (built or not yet). */
+  get hasTagger(): boolean {
+    return this.built !== null || this.makeTagger !== null;
   }
 
   /**
@@ -104,8 +126,9 @@ export class Pipeline {
       if (w[UPOS] === "_") untagged = true;
     }
     if (retag || untagged) {
-      if (this.tagger === null) throw noTaggerError(c.file, c.startLine || undefined);
-      const t = this.tagger.tag(forms);
+      const tagger = this.tagger;
+      if (tagger === null) throw noTaggerError(c.file, c.startLine || undefined);
+      const t = tagger.tag(forms);
       upos = t.upos;
       xpos = t.xpos;
     }
