@@ -35,6 +35,24 @@ test("readyBlocks: a block ends when full or when the next item waits for input"
   await assert.rejects(readyBlocks(bursts([1]), 0).next(), RangeError);
 });
 
+test("readyBlocks: with a weight, a block also ends with the item that brings it to the bound", async () => {
+  // Items weigh their own value: 0+1+2+3 = 6 reaches 5, 4+5 = 9 does, 6 does alone, 7 too.
+  const weight = { weigh: (i: number) => i, max: 5 };
+  const blocks = await collect(readyBlocks(bursts([8]), 100, true, weight));
+  assert.deepEqual(blocks, [[0, 1, 2, 3], [4, 5], [6], [7]]);
+  // The count still bounds a block whose items weigh little; waiting for input still cuts.
+  assert.deepEqual(await collect(readyBlocks(bursts([6]), 2, true, { weigh: () => 0, max: 1 })), [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+  ]);
+  assert.deepEqual(await collect(readyBlocks(bursts([2, 2]), 100, false, { weigh: () => 1, max: 10 })), [
+    [0, 1],
+    [2, 3],
+  ]);
+  await assert.rejects(readyBlocks(bursts([1]), 4, true, { weigh: () => 1, max: 0 }).next(), RangeError);
+});
+
 test("readyBlocks: items before a source error come out first, then the error", async () => {
   const got: number[][] = [];
   await assert.rejects(async () => {

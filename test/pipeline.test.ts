@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -9,6 +9,7 @@ import { UPOS, XPOS } from "../src/conllu/types.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
+import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
 import { readBundle, writeBundle } from "../src/pipeline/bundle.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
@@ -124,6 +125,33 @@ test("loadPipeline builds a bundle's tagger only when needed, with the same resu
   assert.ok(!bare.hasTagger);
   assert.equal(bare.tagger, null);
   assert.throws(() => bare.parseText("a dog ."), /no tagger/);
+});
+
+test("CLI parse of long sentences (blocks cut at PARSE_BLOCK_WORDS words): the library's output for each", () => {
+  // 120 sentences of 150 words (10 toy sentences each, untagged heads): more than one block's words.
+  const words = read.flatMap((r) => r.sentence.words);
+  const long: string[] = [];
+  for (let k = 0; k < 120; k++) {
+    const rows: string[] = [`# sent_id = long-${k}`];
+    for (let i = 0; i < 150; i++) {
+      const w = words[(k * 150 + i) % words.length]!;
+      rows.push([i + 1, w[1], "_", w[3], w[4], "_", "_", "_", "_", "_"].join("\t"));
+    }
+    long.push(rows.join("\n") + "\n\n");
+  }
+  assert.ok(120 * 150 > PARSE_BLOCK_WORDS && 120 < PARSE_BLOCK);
+  const input = join(dir, "long.conllu");
+  writeFileSync(input, long.join(""));
+  const out = join(dir, "long.out.conllu");
+  const c = run(["parse", "--model", bundlePath, "--input", input, "--output", out, "--quiet"]);
+  assert.equal(c.status, 0, c.stderr);
+  const p = loadPipeline(bundlePath);
+  const expected = [...parseConllu(long.join(""), input, { requireTree: false })]
+    .map((r) => toConllu(p.annotate(r.sentence)))
+    .join("");
+  assert.equal(readFileSync(out, "utf8"), expected);
+  rmSync(input);
+  rmSync(out);
 });
 
 test("tree rendering: hand-worked example", () => {

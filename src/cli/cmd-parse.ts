@@ -9,7 +9,7 @@ import { resolvePruneSpec } from "../prune/spec.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
-import { PARSE_BLOCK } from "../parser/pruned-parse.js";
+import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
@@ -143,8 +143,12 @@ export const command: Command = {
           onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
           onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
         });
-        // A block at a time (each stage over the whole block: see PARSE_BLOCK).
-        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!))) {
+        // A block at a time (each stage over the whole block: see PARSE_BLOCK, PARSE_BLOCK_WORDS).
+        const words = {
+          weigh: (r: { sentence: { words: unknown[] } }) => r.sentence.words.length,
+          max: PARSE_BLOCK_WORDS,
+        };
+        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!), words)) {
           if (sentences === 0) start = process.hrtime.bigint();
           const cs = block.map((r) => r.sentence);
           for (const a of pipeline.annotateBlock(cs, values.retag === true)) emit(a);

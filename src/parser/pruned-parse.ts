@@ -15,6 +15,15 @@ import type { DependencyParser, ParseResult } from "./types.js";
  * CoNLL-U sentence as read holds about 7 KB), and peak memory grows with the block (docs/performance.md).
  */
 export const PARSE_BLOCK = 1024;
+/**
+ * Words at which the command line and `parseTextStream` end a block before `PARSE_BLOCK` sentences:
+ * what a block holds grows with its words (a CoNLL-U word row as read takes about 300 bytes, and the
+ * parser's arrays and masks grow with them), so that a block of long sentences holds many times a
+ * block of short ones. On en_ewt dev (12.6 words a sentence) a block of 1024 sentences has about
+ * 13,000 words and is not cut; dev's sentences of 40 words or more, repeated, peak at 181 MiB
+ * (`parse --input`, bundled model) without this bound.
+ */
+export const PARSE_BLOCK_WORDS = 16384;
 /** Bytes of masks (Σ (n + 1)² over its sentences) at which `parseBlock` cuts a block short. */
 export const PARSE_BLOCK_MASK_BYTES = 8 << 20;
 

@@ -1,7 +1,7 @@
 import type { AnnotatedSentence, Pipeline } from "./pipeline.js";
 import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
-import { PARSE_BLOCK } from "../parser/pruned-parse.js";
+import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
 import { segmentStream, type StreamSegmentOptions } from "./text-stream.js";
 
@@ -25,8 +25,13 @@ export async function* parseTextStream(
   if (!pipeline.hasTagger) throw noTaggerError();
   const prefix = opts.idPrefix ?? "s";
   let count = 0;
-  // A block of the sentences ready at a time (each stage over the whole block: see PARSE_BLOCK).
-  for await (const block of readyBlocks(segmentStream(source, opts), PARSE_BLOCK)) {
+  // A block of the sentences ready at a time (each stage over the whole block: see PARSE_BLOCK and
+  // PARSE_BLOCK_WORDS).
+  const words = {
+    weigh: (s: { sentence: { words: unknown[] } }) => s.sentence.words.length,
+    max: PARSE_BLOCK_WORDS,
+  };
+  for await (const block of readyBlocks(segmentStream(source, opts), PARSE_BLOCK, false, words)) {
     const cs = block.map(({ text, sentence }) => rawToConllu(text, sentence, `${prefix}${++count}`));
     const annotated = pipeline.annotateBlock(cs, true);
     for (let i = 0; i < block.length; i++) {
