@@ -132,9 +132,11 @@ class Row {
 
 /**
  * `npm run bench -- cascade --model1 M1 --model2 M2 --model3 M3 [--dev F] [--reps 3] [--k 10]
- * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…]`: models trained with
- * `vineparse train --order N --prune vine` (or `--prune CASCADE_FILE`); every row runs the same final
- * model of its order, but the --also rows, which run other models of that order with their own cascades.
+ * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…] [--min-length N]`: models
+ * trained with `vineparse train --order N --prune vine` (or `--prune CASCADE_FILE`); every row runs the
+ * same final model of its order, but the --also rows, which run other models of that order with their
+ * own cascades. --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
+ * Penn Treebank's average, on which Rush & Petrov measured).
  */
 export const experiment: Experiment = {
   summary: "vine-pruning cascade (Rush & Petrov 2012): speed, pruning, oracle, UAS-P, exponents per order",
@@ -149,6 +151,7 @@ export const experiment: Experiment = {
       "local-short": { type: "string" },
       local: { type: "string" },
       limit: { type: "string" },
+      "min-length": { type: "string" },
       alphas: { type: "string" },
       also: { type: "string" },
     });
@@ -173,6 +176,10 @@ export const experiment: Experiment = {
     const reps = numberOption("cascade", "reps", values.reps, 3, { integer: true, min: 1 });
     const k = numberOption("cascade", "k", values.k, 10, { integer: true, min: 1 });
     const limit = numberOption("cascade", "limit", values.limit, 0, { integer: true, min: 0 });
+    const minLength = numberOption("cascade", "min-length", values["min-length"], 0, {
+      integer: true,
+      min: 0,
+    });
     const devPath =
       values.dev ??
       (existsSync("/work/cache/en_ewt/dev.tagged.conllu")
@@ -183,9 +190,13 @@ export const experiment: Experiment = {
       throw new BenchAbort("cascade: --model1 is required (the unpruned first order is the speed reference)");
     const vocab = new Vocabularies();
     let sents = loadCorpus(devPath, vocab).sentences;
+    if (minLength > 0) sents = sents.filter((s) => s.n >= minLength);
     if (limit > 0) sents = sents.slice(0, limit);
+    if (sents.length === 0) throw new BenchAbort("cascade: no dev sentence left (--min-length, --limit)");
     const tokens = sents.reduce((a, s) => a + s.n, 0);
-    ctx.note(`dev: ${devPath}, ${sents.length} sentences, ${tokens} tokens; reps ${reps} (interleaved)`);
+    ctx.note(
+      `dev: ${devPath}${minLength > 0 ? ` (sentences of ${minLength} words or more)` : ""}, ${sents.length} sentences, ${tokens} tokens, ${(tokens / sents.length).toFixed(1)} words a sentence; reps ${reps} (interleaved)`,
+    );
     const filters: [string, string | undefined][] = [
       ["LocalShort", values["local-short"]],
       ["Local", values.local],
@@ -307,6 +318,35 @@ export const experiment: Experiment = {
         r.name,
         ...Array.from(r.keptBy, (k, i) => (r.tokensBy[i]! > 0 ? round(k / r.tokensBy[i]!) : "")),
       ]),
+    );
+    // Speed against unpruned first order by sentence length, from the best per-sentence times: where
+    // the sentences are as long as the Penn Treebank's (about 24 words), how far pruning goes.
+    const timeBy = (r: Row): Float64Array => {
+      const t = new Float64Array(LENGTH_BUCKETS.length);
+      r.sents.forEach((s, i) => (t[lengthBucket(s.n)] += r.per[i]!));
+      return t;
+    };
+    const refBy = timeBy(ref);
+    ctx.table(
+      "Speed relative to unpruned first order by sentence length (sums of each sentence's best time over the passes sentence by sentence, cascade included; sentences per bucket in the first row)",
+      [
+        "order",
+        "pruning",
+        ...LENGTH_BUCKETS.map((lo, i) =>
+          i + 1 < LENGTH_BUCKETS.length ? `${lo}–${LENGTH_BUCKETS[i + 1]! - 1}` : `${lo}+`,
+        ),
+      ],
+      [
+        [
+          "",
+          "sentences",
+          ...LENGTH_BUCKETS.map((_, b) => sents.filter((s) => lengthBucket(s.n) === b).length),
+        ],
+        ...rows.map((r) => {
+          const t = timeBy(r);
+          return [r.order, r.name, ...Array.from(t, (x, b) => (x > 0 ? round(refBy[b]! / x) : ""))];
+        }),
+      ],
     );
     ctx.table(
       "Fitted exponent k of parse time ∝ n^k (least squares on log-log over length buckets of 5 with ≥ 3 sentences; best time per sentence over the passes sentence by sentence, cascade included)",
