@@ -84,6 +84,24 @@ test("annotateBlock gives what annotate gives each sentence, in order (input tag
   assert.deepEqual(p.annotateBlock([]), []);
 });
 
+test("annotateEach yields annotateBlock's results in turn, emptying its input as it goes", () => {
+  const p = new Pipeline(tagger, parser);
+  const cs = read.slice(0, 30).map((r) => r.sentence);
+  for (const retag of [false, true]) {
+    const expected = p.annotateBlock(cs, retag).map(toConllu);
+    const own = cs.slice();
+    const got: string[] = [];
+    for (const a of p.annotateEach(own, retag)) {
+      // Sentences already yielded are no longer held.
+      assert.equal(own[got.length], undefined);
+      got.push(toConllu(a));
+    }
+    assert.deepEqual(got, expected);
+    assert.equal(own.length, 0);
+  }
+  assert.deepEqual([...p.annotateEach([])], []);
+});
+
 test("a tagger given as a function is built once, when a sentence first needs tagging", () => {
   let builds = 0;
   const p = new Pipeline(() => {

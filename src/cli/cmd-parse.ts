@@ -160,7 +160,8 @@ export const command: Command = {
         for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!), words)) {
           if (sentences === 0) start = process.hrtime.bigint();
           const cs = block.map((r) => r.sentence);
-          for (const a of pipeline.annotateBlock(cs, values.retag === true)) emit(a);
+          block.length = 0; // the sentences are in cs, which annotateEach empties as it goes
+          for (const a of pipeline.annotateEach(cs, values.retag === true)) emit(a);
         }
       }
       out.commit();

@@ -64,7 +64,10 @@ export function parseBlock(
       bytes += (n + 1) * (n + 1);
     }
     const masks = cascade.masksFor(sentences.slice(from, to), vocab);
-    for (let i = from; i < to; i++) out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);
+    for (let i = from; i < to; i++) {
+      out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);
+      masks[i - from] = null; // used: not held through the rest of the block
+    }
     for (let i = from; i < to; i++) out[i]!.labels = parser.labelTree(sentences[i]!, vocab, out[i]!.heads);
     from = to;
   }

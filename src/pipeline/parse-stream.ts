@@ -33,10 +33,10 @@ export async function* parseTextStream(
   };
   for await (const block of readyBlocks(segmentStream(source, opts), PARSE_BLOCK, false, words)) {
     const cs = block.map(({ text, sentence }) => rawToConllu(text, sentence, `${prefix}${++count}`));
-    const annotated = pipeline.annotateBlock(cs, true);
-    for (let i = 0; i < block.length; i++) {
-      const { offset, sentence } = block[i]!;
-      const a = annotated[i]!;
+    // One at a time (see Pipeline.annotateEach): what the block held for a sentence goes with it.
+    let i = 0;
+    for (const a of pipeline.annotateEach(cs, true)) {
+      const { offset, sentence } = block[i++]!;
       const spans: number[] = [];
       for (const w of sentence.words) spans.push(offset + w.start, offset + w.end);
       a.spans = spans;

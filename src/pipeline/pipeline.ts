@@ -91,11 +91,32 @@ export class Pipeline {
    * model's tables stay in the caches through its stage.
    */
   annotateBlock(cs: readonly ConlluSentence[], retag = false): AnnotatedSentence[] {
-    const words = cs.map((c) => this.words(c, retag));
+    return [...this.annotateEach(cs.slice(), retag)];
+  }
+
+  /**
+   * `annotateBlock`'s results one at a time, for a caller that writes each out before it takes the
+   * next: the block is tagged and parsed at once, but each annotated sentence is made only when asked
+   * for, and what the block held for a sentence (its words, its parse, its entry of `cs`: `cs` is
+   * emptied as the sentences are yielded) is let go of once it is yielded, so that a block's input
+   * and output are never all held at once.
+   */
+  *annotateEach(cs: (ConlluSentence | undefined)[], retag = false): Generator<AnnotatedSentence> {
+    const n = cs.length;
+    const words: (Words | undefined)[] = cs.map((c) => this.words(c!, retag));
     this.freshVocab();
-    const sentences = words.map((w) => sentenceFromWords(w.forms, w.upos, w.xpos, this.vocab));
-    const results = parseBlock(this.parser, sentences, this.vocab, this.cascade);
-    return cs.map((c, i) => this.assemble(c, words[i]!, results[i]!));
+    const results: (ParseResult | undefined)[] = parseBlock(
+      this.parser,
+      words.map((w) => sentenceFromWords(w!.forms, w!.upos, w!.xpos, this.vocab)),
+      this.vocab,
+      this.cascade,
+    );
+    for (let i = 0; i < n; i++) {
+      const a = this.assemble(cs[i]!, words[i]!, results[i]!);
+      cs[i] = words[i] = results[i] = undefined;
+      yield a;
+    }
+    cs.length = 0;
   }
 
   /** Splits, tokenizes, tags and parses raw text. */
