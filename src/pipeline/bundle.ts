@@ -86,14 +86,27 @@ export function lazyBundleFromModelData(
   if (meta.tagger === undefined || meta.parser === undefined) {
     throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
   }
-  const part = meta.tagger;
-  // Only the tagger's own arrays are kept for later (not `m`, whose parser arrays may be dropped).
   const stored: ModelData["arrays"] = {};
   for (const [k, v] of Object.entries(m.arrays)) if (isTaggerArray(k)) stored[k] = v;
   const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, meta.parser!), path));
-  // Built once; a failure is kept too, so that asking again gives the same error.
+  return { parser, tagger: taggerWhenAsked(stored, deferred, meta.tagger, path) };
+}
+
+/**
+ * The function that builds a bundle's tagger from its arrays (`stored`, and `deferred` until then
+ * compressed) the first time it is called. Made apart from `m`: a function made in the same scope
+ * would keep `m` and every array in it (the parser's stored forms too, 6 MiB for the bundled
+ * model's) as long as the tagger is not built. Built once; a failure is kept too, so that asking
+ * again gives the same error.
+ */
+function taggerWhenAsked(
+  stored: ModelData["arrays"],
+  deferred: DeferredArrays,
+  part: { kind: string; meta: unknown },
+  path: string,
+): () => Tagger {
   let built: { tagger: Tagger } | { error: unknown } | null = null;
-  const tagger = () => {
+  return () => {
     built ??= (() => {
       try {
         const arrays = { ...stored, ...deferred.take() };
@@ -106,7 +119,6 @@ export function lazyBundleFromModelData(
     if ("error" in built) throw built.error;
     return built.tagger;
   };
-  return { parser, tagger };
 }
 
 /** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */
