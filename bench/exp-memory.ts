@@ -121,7 +121,12 @@ export const experiment: Experiment = {
       for (const v of variants.filter((x) => x.cli === thisCli)) {
         const p = spawnSync(
           process.execPath,
-          [join(repoRoot, "dist", "bench", "memory-stages.js"), v.model, input],
+          [
+            join(repoRoot, "dist", "bench", "memory-stages.js"),
+            v.model,
+            input,
+            ...(retag ? ["--retag"] : []),
+          ],
           {
             encoding: "utf8",
           },

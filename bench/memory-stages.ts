@@ -1,14 +1,19 @@
-// Child process of `npm run bench -- memory`: loads a model and parses a CoNLL-U file like
-// `vineparse parse --retag` does, printing one JSON line per stage with the process's memory: peak
-// and current resident set (VmHWM, VmRSS), its anonymous and file-backed parts (smaps_rollup), V8's
-// heap and the bytes of ArrayBuffers; then the bytes of the decoded model's arrays by group.
-// Usage: node dist/bench/memory-stages.js MODEL INPUT
+// Child process of `npm run bench -- memory`: loads a model and parses a CoNLL-U file the way
+// `vineparse parse --input` does (blocks of PARSE_BLOCK sentences or PARSE_BLOCK_WORDS words, each
+// sentence written before the next is assembled, the tagger built only with --retag, the old
+// generation's growth as the command sets it), printing one JSON line per stage with the process's
+// memory: peak and current resident set (VmHWM, VmRSS), its anonymous and file-backed parts
+// (smaps_rollup), V8's heap and the bytes of ArrayBuffers; then the bytes of the decoded model's
+// arrays by group.
+// Usage: node dist/bench/memory-stages.js MODEL INPUT [--retag]
 import { readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
 import { streamConllu } from "../src/conllu/read.js";
 import { readModelFile } from "../src/model/model-file.js";
-import { parserFromModel } from "../src/parser/load-parser.js";
-import { BUNDLE_KIND, bundleFromModelData } from "../src/pipeline/bundle.js";
-import { Pipeline, toConllu } from "../src/pipeline/pipeline.js";
+import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../src/parser/pruned-parse.js";
+import { loadPipeline } from "../src/pipeline/default-model.js";
+import { toConllu } from "../src/pipeline/pipeline.js";
+import { readyBlocks } from "../src/util/blocks.js";
 
 /** Memory of this process at one stage (MiB). */
 export interface StageMemory {
@@ -52,31 +57,42 @@ function stage(name: string): void {
   process.stdout.write(`${JSON.stringify(s)}\n`);
 }
 
-const [model, input] = process.argv.slice(2);
+const [model, input, ...rest] = process.argv.slice(2);
+const retag = rest.includes("--retag");
+// As the command line sets them (src/cli/main.ts, src/cli/cmd-parse.ts).
+setFlagsFromString("--semi-space-growth-factor=1");
+setFlagsFromString("--heap-growing-percent=50");
 stage("node + modules");
-let data: ReturnType<typeof readModelFile> | null = readModelFile(model!);
+const pipeline = loadPipeline(model, { lazyTagger: !retag });
+stage(retag ? "pipeline loaded" : "pipeline loaded (tagger not built)");
+let n = 0;
+let blocks = 0;
+let chars = 0;
+const words = {
+  weigh: (r: { sentence: { words: unknown[] } }) => r.sentence.words.length,
+  max: PARSE_BLOCK_WORDS,
+};
+for await (const block of readyBlocks(
+  streamConllu(input!, { requireTree: false }),
+  PARSE_BLOCK,
+  true,
+  words,
+)) {
+  const cs = block.map((r) => r.sentence);
+  block.length = 0;
+  for (const a of pipeline.annotateEach(cs, retag)) {
+    chars += toConllu(a).length;
+    if (++n === 1) stage("first sentence parsed");
+  }
+  stage(`block ${++blocks} parsed (${n} sentences)`);
+}
+stage(`all ${n} sentences parsed`);
+// The arrays by group, from a separate read of the whole file (after the stages, not to disturb them).
 const groups: Record<string, number> = {};
-for (const [name, a] of Object.entries(data.arrays)) {
+for (const [name, a] of Object.entries(readModelFile(model!).arrays)) {
   const g = name.replace(/\/[^/]*$/, "") + "/" + name.replace(/^.*\//, "").replace(/\..*$/, "");
   groups[g] = (groups[g] ?? 0) + a.byteLength;
 }
-stage("model decoded");
-const pipeline =
-  data.kind === BUNDLE_KIND
-    ? (() => {
-        const b = bundleFromModelData(data!, model!);
-        return new Pipeline(b.tagger, b.parser);
-      })()
-    : new Pipeline(null, parserFromModel(data, model!));
-data = null;
-stage("pipeline built");
-let n = 0;
-let chars = 0;
-for await (const r of streamConllu(input!, { requireTree: false })) {
-  chars += toConllu(pipeline.annotate(r.sentence, pipeline.tagger !== null)).length;
-  if (++n === 1) stage("first sentence parsed");
-}
-stage(`all ${n} sentences parsed`);
 process.stdout.write(
   `${JSON.stringify({ arrays: Object.fromEntries(Object.entries(groups).map(([k, v]) => [k, mib(v)])), chars })}\n`,
 );
