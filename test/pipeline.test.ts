@@ -11,7 +11,8 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
 import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
-import { readBundle, writeBundle } from "../src/pipeline/bundle.js";
+import { writeModelFile } from "../src/model/model-file.js";
+import { bundleToModelData, readBundle, writeBundle } from "../src/pipeline/bundle.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
 import { Pipeline, toConllu, toTreeText } from "../src/pipeline/pipeline.js";
 import { formatTree } from "../src/pipeline/tree-format.js";
@@ -170,6 +171,29 @@ test("CLI parse of long sentences (blocks cut at PARSE_BLOCK_WORDS words): the l
   assert.equal(readFileSync(out, "utf8"), expected);
   rmSync(input);
   rmSync(out);
+});
+
+test("a bundle whose tagger cannot be built still parses tagged input; tagging reports the error, each time", () => {
+  const data = bundleToModelData({ tagger, parser, info: {} });
+  (data.meta.tagger as { meta: { version: number } }).meta.version = 999;
+  const path = join(mkdtempSync(join(tmpdir(), "vp-pipeline-badtagger-")), "bad.vpm");
+  writeModelFile(path, data);
+  const p = loadPipeline(path);
+  assert.ok(p.hasTagger);
+  const cs = read.slice(0, 5).map((r) => r.sentence);
+  const eager = new Pipeline(tagger, parser);
+  assert.deepEqual(p.annotateBlock(cs, false).map(toConllu), eager.annotateBlock(cs, false).map(toConllu));
+  for (let k = 0; k < 2; k++) assert.throws(() => p.annotateBlock(cs, true), /tagger model version 999/);
+  assert.throws(() => loadPipeline(path, { lazyTagger: false }), /tagger model version 999/);
+  // The command line: tagged input parses; --retag fails at once, in one line.
+  const input = join(dir, "tagged.conllu");
+  writeFileSync(input, toyTreebank(3, 5));
+  assert.equal(run(["parse", "--model", path, "--input", input, "--quiet"]).status, 0);
+  const r = run(["parse", "--model", path, "--input", input, "--retag", "--quiet"]);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /tagger model version 999/);
+  assert.equal(r.stderr.trim().split("\n").length, 1);
+  rmSync(input);
 });
 
 test("tree rendering: hand-worked example", () => {
