@@ -24,6 +24,11 @@ import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 /** Sentence-length buckets of the arcs-per-token table: lower bounds (the last is open). */
 const LENGTH_BUCKETS = [1, 10, 20, 30, 40, 50];
 
+/** Column names of the length buckets ("1–9", …, "50+"). */
+const BUCKET_NAMES = LENGTH_BUCKETS.map((lo, i) =>
+  i + 1 < LENGTH_BUCKETS.length ? `${lo}–${LENGTH_BUCKETS[i + 1]! - 1}` : `${lo}+`,
+);
+
 /** Bucket of a sentence of n tokens. */
 function lengthBucket(n: number): number {
   let b = 0;
@@ -306,13 +311,7 @@ export const experiment: Experiment = {
     // cost O(n), growing with n when it keeps O(n²) arcs (unpruned: n per token).
     ctx.table(
       "Arcs the cascade leaves per token (the final model scores these), by sentence length on dev",
-      [
-        "order",
-        "pruning",
-        ...LENGTH_BUCKETS.map((lo, i) =>
-          i + 1 < LENGTH_BUCKETS.length ? `${lo}–${LENGTH_BUCKETS[i + 1]! - 1}` : `${lo}+`,
-        ),
-      ],
+      ["order", "pruning", ...BUCKET_NAMES],
       rows.map((r) => [
         r.order,
         r.name,
@@ -329,13 +328,7 @@ export const experiment: Experiment = {
     const refBy = timeBy(ref);
     ctx.table(
       "Speed relative to unpruned first order by sentence length (sums of each sentence's best time over the passes sentence by sentence, cascade included; sentences per bucket in the first row)",
-      [
-        "order",
-        "pruning",
-        ...LENGTH_BUCKETS.map((lo, i) =>
-          i + 1 < LENGTH_BUCKETS.length ? `${lo}–${LENGTH_BUCKETS[i + 1]! - 1}` : `${lo}+`,
-        ),
-      ],
+      ["order", "pruning", ...BUCKET_NAMES],
       [
         [
           "",
