@@ -4,13 +4,13 @@ import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { noTaggerError } from "../pipeline/no-tagger.js";
-import { parseTextStream } from "../pipeline/parse-stream.js";
+import { BLOCK_WORDS, parseTextStream } from "../pipeline/parse-stream.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
 import { resolvePruneSpec } from "../prune/spec.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
-import { PARSE_BLOCK, PARSE_BLOCK_WORDS } from "../parser/pruned-parse.js";
+import { PARSE_BLOCK } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
 import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
@@ -153,11 +153,7 @@ export const command: Command = {
           onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
         });
         // A block at a time (each stage over the whole block: see PARSE_BLOCK, PARSE_BLOCK_WORDS).
-        const words = {
-          weigh: (r: { sentence: { words: unknown[] } }) => r.sentence.words.length,
-          max: PARSE_BLOCK_WORDS,
-        };
-        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!), words)) {
+        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!), BLOCK_WORDS)) {
           if (sentences === 0) start = process.hrtime.bigint();
           const cs = block.map((r) => r.sentence);
           block.length = 0; // the sentences are in cs, which annotateEach empties as it goes

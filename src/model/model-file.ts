@@ -286,6 +286,16 @@ export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: 
   ).model;
 }
 
+/**
+ * The buffer that holds a segment's stored form while `decodeArray` expands it, for decoding
+ * `entries`: never longer than a segment, nor than the largest of the arrays.
+ */
+function segmentScratch(entries: readonly ArrayEntry[], segmentBytes: number): Uint8Array {
+  let largest = 0;
+  for (const d of entries) largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
+  return new Uint8Array(Math.min(largest, segmentBytes));
+}
+
 /** Arrays a reader leaves compressed (see `readModelFileDeferring`), with what decoding them needs. */
 interface DeferredStream {
   entry: ArrayEntry;
@@ -323,10 +333,10 @@ export class DeferredArrays {
    */
   take(): Record<string, ModelArray> {
     const arrays = this.decoded;
-    let largest = 0;
-    for (const { entry: d } of this.streams)
-      largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
-    const scratch = new Uint8Array(Math.min(largest, this.segmentBytes));
+    const scratch = segmentScratch(
+      this.streams.map((d) => d.entry),
+      this.segmentBytes,
+    );
     for (const { entry, stream } of this.streams)
       arrays[entry.name] = decodeArray(stream, entry, this.segmentBytes, scratch, this.file);
     this.streams = [];
@@ -459,11 +469,10 @@ function decodeV2(
     .sort((i, j) => header.arrays[j]!.bytes! - header.arrays[i]!.bytes!);
   const decoded: (ModelArray | null)[] = new Array<ModelArray | null>(header.arrays.length).fill(null);
   const deferred: DeferredStream[] = [];
-  // A segment's stored form, while it is expanded: never longer than the segment.
-  let largest = 0;
-  for (const d of header.arrays)
-    if (!defer(d.name)) largest = Math.max(largest, d.length * dtypeNamed(d.dtype).bytes);
-  const scratch = new Uint8Array(Math.min(largest, header.segmentBytes!));
+  const scratch = segmentScratch(
+    header.arrays.filter((d) => !defer(d.name)),
+    header.segmentBytes!,
+  );
   for (const i of order) {
     const d = header.arrays[i]!;
     // A copy: the bytes read may be a buffer the next read reuses (Buffer's slice would not copy).

@@ -46,8 +46,15 @@ export function writeBundle(path: string, b: Bundle): void {
   writeModelFile(path, bundleToModelData(b));
 }
 
-/** Rebuilds a bundle from decoded model-file content. */
-export function bundleFromModelData(m: ModelData, path: string): Bundle {
+/** A bundle's parts as its metadata names them, or one clear error when one is missing. */
+function bundleParts(
+  m: ModelData,
+  path: string,
+): {
+  info?: Record<string, unknown>;
+  tagger: { kind: string; meta: unknown };
+  parser: { kind: string; meta: unknown };
+} {
   const meta = m.meta as {
     info?: Record<string, unknown>;
     tagger?: { kind: string; meta: unknown };
@@ -56,10 +63,16 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
   if (meta.tagger === undefined || meta.parser === undefined) {
     throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
   }
+  return { info: meta.info, tagger: meta.tagger, parser: meta.parser };
+}
+
+/** Rebuilds a bundle from decoded model-file content. */
+export function bundleFromModelData(m: ModelData, path: string): Bundle {
+  const parts = bundleParts(m, path);
   return fromModelContent(path, () => ({
-    tagger: Tagger.fromModelData(extract("tagger", m, meta.tagger!), path),
-    parser: parserFromModel(extract("parser", m, meta.parser!), path),
-    info: meta.info ?? {},
+    tagger: Tagger.fromModelData(extract("tagger", m, parts.tagger), path),
+    parser: parserFromModel(extract("parser", m, parts.parser), path),
+    info: parts.info ?? {},
   }));
 }
 
@@ -79,17 +92,11 @@ export function lazyBundleFromModelData(
   deferred: DeferredArrays,
   path: string,
 ): { parser: DependencyParser; tagger: () => Tagger } {
-  const meta = m.meta as {
-    tagger?: { kind: string; meta: unknown };
-    parser?: { kind: string; meta: unknown };
-  };
-  if (meta.tagger === undefined || meta.parser === undefined) {
-    throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
-  }
+  const parts = bundleParts(m, path);
   const stored: ModelData["arrays"] = {};
   for (const [k, v] of Object.entries(m.arrays)) if (isTaggerArray(k)) stored[k] = v;
-  const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, meta.parser!), path));
-  return { parser, tagger: taggerWhenAsked(stored, deferred, meta.tagger, path) };
+  const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, parts.parser), path));
+  return { parser, tagger: taggerWhenAsked(stored, deferred, parts.tagger, path) };
 }
 
 /**
