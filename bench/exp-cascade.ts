@@ -16,8 +16,8 @@ import { PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse
 import type { DependencyParser } from "../src/parser/types.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
-import type { ArcPruner } from "../src/prune/pruner.js";
 import { topKFor } from "../src/prune/spec.js";
+import { isAlphaPass, setCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { type BenchContext, BenchAbort, type Experiment, fitExponent, resultsDir } from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
@@ -231,21 +231,12 @@ export const experiment: Experiment = {
         rows.push(new Row(order, name, model, model.cascade, sents, vocab));
         for (const set of alphaSets) {
           // The set's values go to the passes that have an α, in order (filters have none).
-          let next = 0;
-          const passes = model.cascade.passes.map((p) => {
-            const copy = prunerFromModelData(p.toModelData(), path) as ArcPruner & { alpha?: number };
-            if (typeof copy.alpha === "number" && next < set.length) copy.alpha = set[next++]!;
-            return copy;
-          });
+          const copy = new PruningCascade(
+            model.cascade.passes.map((p) => prunerFromModelData(p.toModelData(), path)),
+          );
+          const given = setCascadeAlphas(copy, set.slice(0, copy.passes.filter(isAlphaPass).length));
           rows.push(
-            new Row(
-              order,
-              `${name} α ${set.slice(0, next).join("/")}`,
-              model,
-              new PruningCascade(passes),
-              sents,
-              vocab,
-            ),
+            new Row(order, `${name} α ${given.map((p) => p.alpha).join("/")}`, model, copy, sents, vocab),
           );
         }
       };

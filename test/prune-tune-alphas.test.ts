@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -8,7 +8,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { evaluateParser } from "../src/parser/evaluate.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import type { ArcPruner } from "../src/prune/pruner.js";
-import { tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
+import { setCascadeAlphas, tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { runCli } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -120,6 +120,38 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     assert.match(c.stderr, /check: alpha chosen on the odd sentences/);
     assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
     assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
+
+    // parse --alpha sets the same α at parse time: the same output as the tuned copy; a first value
+    // alone sets the first pass; more values than passes: one line, nothing written.
+    const parsed = (m: string, name: string, ...more: string[]) => {
+      const o = join(dir, name);
+      const r = runCli(["parse", "--model", m, "--input", devPath, "--output", o, "--quiet", ...more]);
+      assert.equal(r.status, 0, r.stderr);
+      return readFileSync(o, "utf8");
+    };
+    assert.notDeepEqual(tuned, trained);
+    assert.equal(parsed(model, "knob.conllu", "--alpha", tuned.join(",")), parsed(out, "tuned.conllu"));
+    const firstOnly = loadParser(model);
+    setCascadeAlphas(firstOnly.cascade, [0.9]);
+    assert.deepEqual(alphas(firstOnly.cascade.passes), [0.9, trained[1]]);
+    assert.throws(
+      () => setCascadeAlphas(firstOnly.cascade, [0, 0, 0]),
+      /3 value\(s\) given, but the cascade/,
+    );
+    const tooMany = runCli([
+      "parse",
+      "--model",
+      model,
+      "--input",
+      devPath,
+      "--output",
+      join(dir, "no.conllu"),
+      "--alpha",
+      "0,0,0",
+    ]);
+    assert.notEqual(tooMany.status, 0);
+    assert.equal(tooMany.stderr.trim().split("\n").length, 1, tooMany.stderr);
+    assert.ok(!existsSync(join(dir, "no.conllu")));
 
     // train --tune-alpha runs the same search after training: the same model, the same α.
     const inTraining = join(dir, "o2t.vpm");

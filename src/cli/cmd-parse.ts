@@ -7,6 +7,7 @@ import { noTaggerError } from "../pipeline/no-tagger.js";
 import { BLOCK_WORDS, parseTextStream } from "../pipeline/parse-stream.js";
 import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
 import { resolvePruneSpec } from "../prune/spec.js";
+import { setCascadeAlphas } from "../prune/tune-alphas.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
@@ -37,6 +38,9 @@ options:
                     model's first-order scores), topk:K:A (the same, only in sentences keeping
                     more than A heads per token on average) or filter / cascade files,
                     comma-separated, in order
+  --alpha A[,A…]    test-time alpha of the cascade's vine and max-marginal passes, in order (a
+                    larger alpha prunes more and parses faster: t_alpha = alpha·max + (1 − alpha)·mean;
+                    the model keeps its own for the passes not given)
   --newline-breaks  with raw text: every line break ends a sentence
   --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
                     break or after ; : or , where possible
@@ -45,6 +49,11 @@ options:
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
   -h, --help        show this help
 `;
+
+/** The values of `--alpha A[,A…]`, each in [-1, 1]. */
+function alphaList(spec: string): number[] {
+  return spec.split(",").map((a) => numberOption("parse", "alpha", a.trim(), 0, { min: -1, max: 1 }));
+}
 
 /** Whether `path` names a regular file (all its input is there: blocks need not stop for more). */
 function isFile(path: string): boolean {
@@ -72,6 +81,7 @@ export const command: Command = {
         format: { type: "string" },
         retag: { type: "boolean" },
         prune: { type: "string" },
+        alpha: { type: "string" },
         "newline-breaks": { type: "boolean" },
         "max-words": { type: "string" },
         json: { type: "boolean" },
@@ -122,6 +132,7 @@ export const command: Command = {
     // lacks tags (tagged CoNLL-U never holds the tagger's tables).
     const pipeline = loadPipeline(values.model, { lazyTagger: !(raw || values.retag === true) });
     if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
+    if (values.alpha !== undefined) setCascadeAlphas(pipeline.cascade, alphaList(values.alpha));
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");

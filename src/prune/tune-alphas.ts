@@ -1,5 +1,6 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
+import { VineparseError } from "../errors.js";
 import type { AttachmentScores } from "../eval/attachment.js";
 import { evaluateParser } from "../parser/evaluate.js";
 import type { DependencyParser } from "../parser/types.js";
@@ -7,11 +8,11 @@ import type { PruningCascade } from "./cascade.js";
 import type { ArcPruner } from "./pruner.js";
 
 /** A pass whose threshold is t_α = α·max + (1 − α)·mean (the vine and max-marginal passes). */
-interface AlphaPass extends ArcPruner {
+export interface AlphaPass extends ArcPruner {
   alpha: number;
 }
 
-function isAlphaPass(p: ArcPruner): p is AlphaPass {
+export function isAlphaPass(p: ArcPruner): p is AlphaPass {
   return (
     (p.kind === "vine" || p.kind === "maxmarginal") && typeof (p as Partial<AlphaPass>).alpha === "number"
   );
@@ -20,6 +21,26 @@ function isAlphaPass(p: ArcPruner): p is AlphaPass {
 /** Whether `cascade` has a pass whose α `tuneCascadeAlphas` sets. */
 export function hasAlphaPass(cascade: PruningCascade): boolean {
   return cascade.passes.some(isAlphaPass);
+}
+
+/**
+ * Sets the test-time α of the vine and max-marginal passes of `cascade`, in place and in pass order,
+ * to `alphas` (one value per such pass, from the first; passes beyond the list keep theirs). A larger
+ * α prunes more: the speed–accuracy knob of `vineparse parse --alpha`. Returns the passes set.
+ */
+export function setCascadeAlphas(cascade: PruningCascade, alphas: readonly number[]): AlphaPass[] {
+  const passes = cascade.passes.filter(isAlphaPass);
+  if (alphas.length > passes.length)
+    throw new VineparseError(
+      "usage",
+      `--alpha: ${alphas.length} value(s) given, but the cascade (${cascade.name}) has ${passes.length} pass(es) with an alpha`,
+    );
+  for (const a of alphas)
+    if (!(a >= -1 && a <= 1)) throw new VineparseError("usage", `--alpha: ${a} is not in [-1, 1]`);
+  alphas.forEach((a, i) => {
+    passes[i]!.alpha = a;
+  });
+  return passes.slice(0, alphas.length);
 }
 
 /** Candidate α values (−0.9, −0.8, …, 0.9): each pass tries those above its own α, in turn. */
