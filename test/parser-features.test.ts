@@ -82,7 +82,43 @@ test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for ad
   assert.ok(a.every((i) => i >= 0 && i <= mask));
 });
 
-test("arc scorer: outward walk with incremental in-between tags equals per-arc extraction, masked or not; exact with 16-bit weights", () => {
+test("coarse arc features of a pruning pass: 32 unigram + 20 pair, +2 per distinct in-between UPOS only (2 for adjacent arcs), a subset of the full set", () => {
+  const { x } = sentence([
+    ["the", "DET", "DT"],
+    ["old", "ADJ", "JJ"],
+    ["big", "ADJ", "JJ"],
+    ["dog", "NOUN", "NN"],
+    ["slept", "VERB", "VBD"],
+  ]);
+  const out = new Int32Array(MAX_ARC_FEATURES);
+  const mask = (1 << 20) - 1;
+  assert.equal(arcFeatures(x, 4, 3, out, mask, true), 54); // adjacent
+  assert.equal(arcFeatures(x, 4, 1, out, mask, true), 54); // between: ADJ ADJ → 1 distinct UPOS
+  assert.equal(arcFeatures(x, 5, 1, out, mask, true), 56); // ADJ ADJ NOUN → 2
+  assert.equal(arcFeatures(x, 0, 5, out, mask, true), 58); // DET ADJ ADJ NOUN → 3
+  // No prefix back-offs for long words.
+  const long = sentence([
+    ["dogs", "NOUN", "NNS"],
+    ["barked", "VERB", "VBD"],
+  ]).x;
+  assert.equal(arcFeatures(long, 2, 1, out, mask, true), 54);
+  // Every coarse index is one of the full set's (the same templates, fewer of them).
+  for (const [h, m] of [
+    [4, 3],
+    [5, 1],
+    [0, 5],
+    [2, 4],
+  ] as const) {
+    const full = new Set(out.subarray(0, arcFeatures(x, h, m, out, mask)));
+    const coarse = Array.from(out.subarray(0, arcFeatures(x, h, m, out, mask, true)));
+    assert.ok(
+      coarse.every((i) => full.has(i)),
+      `arc ${h}→${m}`,
+    );
+  }
+});
+
+test("arc scorer: outward walk with incremental in-between tags equals per-arc extraction, masked or not, full or coarse features; exact with 16-bit weights", () => {
   const rng = new Rng(7);
   const tags: [string, string][] = [
     ["NOUN", "NN"],
@@ -105,7 +141,9 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
   for (let trial = 0; trial < 40; trial++) {
     const weights = trial < 20 ? floats : ints;
     const scale = trial < 20 ? 1 : 0.37;
-    const scorer = new ArcScorer(weights, scale);
+    // The coarse pair templates of a pruning pass in every third trial.
+    const coarse = trial % 3 === 2;
+    const scorer = new ArcScorer(weights, scale, coarse);
     const n = trial % 5 === 4 ? 25 + rng.int(10) : 1 + rng.int(14);
     const rows: [string, string, string][] = [];
     for (let i = 0; i < n; i++) rows.push([words[rng.int(words.length)]!, ...tags[rng.int(tags.length)]!]);
@@ -124,7 +162,7 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
           assert.equal(got, Number.NEGATIVE_INFINITY);
           continue;
         }
-        const k = arcFeatures(x, h, m, buf, weights.length - 1);
+        const k = arcFeatures(x, h, m, buf, weights.length - 1, coarse);
         let want = 0;
         for (let i = 0; i < k; i++) want += weights[buf[i]!]!;
         if (weights === ints) assert.equal(got, want * scale, `arc ${h}→${m} of n=${n}`);

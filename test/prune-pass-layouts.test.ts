@@ -61,6 +61,29 @@ test("max-marginal passes: the table is stored as scored, and version 1 files lo
   }
 });
 
+test("a first-order pass with coarse features: stored as version 3 and loaded with them; older readers' version 2 would score the full set", () => {
+  const pass = new MaxMarginalPass(1, { weights: table(14, 5), scale: 0.001 }, 0.3, "coarse");
+  const m = pass.toModelData();
+  assert.equal(m.meta.version, 3);
+  assert.equal(m.meta.features, "coarse");
+  const back = roundTrip(m) as MaxMarginalPass;
+  assert.equal(back.features, "coarse");
+  assert.match(back.describe(), /first-order \(coarse features\) max-marginal pass/);
+  assert.deepEqual(masks(back), masks(pass));
+  // The same table scored with the full features prunes differently: the flag matters.
+  const full = roundTrip({ ...m, meta: { ...m.meta, version: 2, features: undefined } }) as MaxMarginalPass;
+  assert.equal(full.features, "full");
+  assert.notDeepEqual(masks(full), masks(pass));
+  assert.throws(
+    () => roundTrip({ ...m, meta: { ...m.meta, order: 2 } }),
+    /corrupted model: max-marginal pass has bad features/,
+  );
+  assert.throws(
+    () => new MaxMarginalPass(2, { weights: table(14, 5), scale: 0.001 }, 0.3, "coarse"),
+    /first-order/,
+  );
+});
+
 test("vine passes: the table is stored as scored, and version 2 files load the same", () => {
   const pass = new VinePass({ weights: table(14, 7), scale: 0.002 }, 3, 0.2, true);
   const m = pass.toModelData();

@@ -83,11 +83,15 @@ test("vine and max-marginal passes are registered kinds and only remove arcs", (
   }
 });
 
-test("first-order pass: keeps exactly the arcs whose brute-force max-marginal reaches t_α; the best tree survives", () => {
+test("first-order pass, full or coarse features: keeps exactly the arcs whose brute-force max-marginal reaches t_α; the best tree survives", () => {
+  for (const features of ["full", "coarse"] as const) firstOrderPassAgainstBruteForce(features);
+});
+
+function firstOrderPassAgainstBruteForce(features: "full" | "coarse"): void {
   const rng = new Rng(5);
   const w = randomWeights(6);
-  const pass = MaxMarginalPass.fromFloats(1, w, 0.6);
-  const scorer = new ArcScorer(pass.weights.weights, pass.weights.scale);
+  const pass = MaxMarginalPass.fromFloats(1, w, 0.6, features);
+  const scorer = new ArcScorer(pass.weights.weights, pass.weights.scale, features === "coarse");
   const decoder = new EisnerDecoder();
   let checked = 0;
   for (let i = 0; i < train.length && checked < 25; i++) {
@@ -134,7 +138,7 @@ test("first-order pass: keeps exactly the arcs whose brute-force max-marginal re
     checked++;
   }
   assert.ok(checked >= 10);
-});
+}
 
 test("second-order pass: the best second-order tree survives every α", () => {
   const rng = new Rng(7);
@@ -431,6 +435,22 @@ test("order-3 cascade without the second-order pass: the filter, then the first-
   );
   for (let i = 0; i < 20; i++)
     assert.deepEqual(r.cascade.prune(train[i]!, vocab).bits, r.trainMasks[i]!.bits);
+
+  // The same with the coarse features: the pass is trained and scores with them.
+  const c = trainVineCascade(train, dev, vocab, {
+    order: 3,
+    prefix: new PruningCascade([filter]),
+    vinePass: false,
+    secondOrderPass: false,
+    passFeatures: "coarse",
+    maxLoss: [0.005, 0.01, 0.01],
+    spc: { epochs: 2, bits: BITS },
+  });
+  assert.equal(c.passes[1]!.name, "first-order (coarse features)");
+  const pass = c.cascade.passes[1] as MaxMarginalPass;
+  assert.equal(pass.features, "coarse");
+  for (let i = 0; i < 20; i++)
+    assert.deepEqual(c.cascade.prune(train[i]!, vocab).bits, c.trainMasks[i]!.bits);
 });
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {

@@ -74,6 +74,9 @@ options:
                       order (default 0.002,0.003,0.003)
   --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
+  --pass-features full|coarse  --prune vine --order 2|3: features of the first-order max-marginal
+                      pass: the parser's (default) or a coarse subset with about half the look-ups
+                      per arc (ten tag and word-tag pair templates, in-between UPOS tags only)
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes)
   --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
@@ -130,6 +133,7 @@ export const command: Command = {
       "cascade-loss": { type: "string" },
       "cascade-alpha": { type: "string" },
       "cascade-bits": { type: "string" },
+      "pass-features": { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
       "first-order-bits": { type: "string" },
@@ -207,6 +211,15 @@ export const command: Command = {
     const vinePass = yesNo("vine-pass", vine, "--prune FILTER[,FILTER…],vine");
     const secondOrderPass = yesNo("second-order-pass", vine && order === 3, "--prune vine and --order 3");
     const headOuter = yesNo("vine-head-outer", vine, "--prune vine");
+    const passFeatures = choiceOption(
+      "train",
+      "pass-features",
+      values["pass-features"],
+      ["full", "coarse"] as const,
+      "full",
+    );
+    if (values["pass-features"] !== undefined && !(vine && order >= 2))
+      throw new UsageError("train: --pass-features goes with --prune vine and --order 2 or 3");
     // --tune-alpha T: after training, set each pass's test-time α on dev (`vineparse filter tune`).
     const tuneAlpha =
       values["tune-alpha"] === undefined || values["tune-alpha"] === "no"
@@ -285,6 +298,7 @@ export const command: Command = {
         prefix,
         vinePass,
         secondOrderPass,
+        passFeatures,
         headOuter,
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),

@@ -170,6 +170,18 @@ const ALWAYS = Int32Array.from([
   // Surrounding tags (UPOS).
   24, MCL, MC,   25, MCL, MC,   26, MC, MCR,   27, MC, MCR,
 ]);
+/**
+ * The coarse pair templates of a pruning pass (`pairFeatures` with `coarse`): ten of ALWAYS (the
+ * head tag with the modifier's word and tag, the head word and tag with the modifier's tag, the tag
+ * pairs, the surrounding-tag trigram-plus features), no prefix back-offs and only the in-between UPOS
+ * tags: about half the look-ups of the full set per arc, for a pass that only has to rank arcs well
+ * enough to prune them.
+ */
+// prettier-ignore
+const COARSE = Int32Array.from([
+  1, MW, MP,   3, MP, -1,   6, MP, -1,   7, MC, -1,   9, MW, MC,   10, MC, -1,
+  16, MPL, MP,   18, MP, MPR,   24, MCL, MC,   26, MC, MCR,
+]);
 /** 5-character-prefix back-offs of the word bigrams (only when a word is longer than 5 characters). */
 // prettier-ignore
 const PREFIXED = Int32Array.from([11, MF, MP,   12, MF, MP,   13, MP, -1,   14, MF, -1,   15, MF, -1]);
@@ -257,7 +269,8 @@ export class BetweenTags {
  * prefixes, XPOS and UPOS; surrounding-tag features with trigram back-offs; in-between UPOS and XPOS
  * features (each distinct tag between h and m once, from `between`, which must hold the tags strictly
  * between h and m); adjacent arcs get one "nothing between" feature instead. Each is emitted alone and
- * conjoined with direction and binned distance. Writes at out[k…] and returns the new end.
+ * conjoined with direction and binned distance. Writes at out[k…] and returns the new end. With
+ * `coarse`, the pruning-pass subset (COARSE templates, in-between UPOS only).
  */
 export function pairFeatures(
   x: FeatureSentence,
@@ -268,6 +281,7 @@ export function pairFeatures(
   out: Int32Array,
   k: number,
   mask: number,
+  coarse: boolean,
 ): number {
   const key = dirDistKey(dd);
   const W = x.word;
@@ -292,13 +306,17 @@ export function pairFeatures(
   // Head-side template states, mixed once per token by `fillHeadPrefixes`.
   const H = x.headPre;
   const o = h * HEAD_SLOTS;
-  k = putTemplates(ALWAYS, H, o, a, key, out, k, mask);
-  if (F[h] !== W[h] || mf !== mw) k = putTemplates(PREFIXED, H, o, a, key, out, k, mask);
+  if (coarse) k = putTemplates(COARSE, H, o, a, key, out, k, mask);
+  else {
+    k = putTemplates(ALWAYS, H, o, a, key, out, k, mask);
+    if (F[h] !== W[h] || mf !== mw) k = putTemplates(PREFIXED, H, o, a, key, out, k, mask);
+  }
   if (h - m === 1 || m - h === 1) {
     put(out, k, mix(H[o + 30]!, mc), key, mask);
     return k + 2;
   }
   k = putBetween(mix(H[o + 28]!, mc), between.upos, between.nUpos, key, out, k, mask);
+  if (coarse) return k;
   return putBetween(mix(H[o + 29]!, mp), between.xpos, between.nXpos, key, out, k, mask);
 }
 
@@ -321,12 +339,22 @@ function putBetween(
   return k;
 }
 
-/** Writes every feature index of arc h→m (reduced by `mask`) into `out` and returns their count. */
-export function arcFeatures(x: FeatureSentence, h: number, m: number, out: Int32Array, mask: number): number {
+/**
+ * Writes every feature index of arc h→m (reduced by `mask`) into `out` and returns their count; with
+ * `coarse`, a pruning pass's coarse pair templates (see COARSE) instead of the full set.
+ */
+export function arcFeatures(
+  x: FeatureSentence,
+  h: number,
+  m: number,
+  out: Int32Array,
+  mask: number,
+  coarse = false,
+): number {
   const dd = dirDist(h, m);
   let k = unigramFeatures(x, h, HEAD_SIDE, dd, out, 0, mask);
   k = unigramFeatures(x, m, MODIFIER_SIDE, dd, out, k, mask);
   const between = x.between;
   between.fill(x, h, m);
-  return pairFeatures(x, h, m, dd, between, out, k, mask);
+  return pairFeatures(x, h, m, dd, between, out, k, mask, coarse);
 }

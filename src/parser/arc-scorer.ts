@@ -42,6 +42,8 @@ export class ArcScorer {
     public weights: Float32Array | Int16Array,
     /** Factor applied to sums of `weights` (the quantization step for Int16 weights, else 1). */
     public scale = 1,
+    /** The coarse pair templates of a pruning pass (`pairFeatures`) instead of the parser's full set. */
+    readonly coarse = false,
   ) {}
 
   /** Fills `this.scores` for every allowed arc of `x` (all arcs when mask is null) and returns it. */
@@ -192,7 +194,7 @@ export class ArcScorer {
     this.unigram(this.headCache, x, h, HEAD_SIDE, dd, di);
     this.unigram(this.modCache, x, m, MODIFIER_SIDE, dd, di);
     let s = this.headCache[h * 32 + di]! + this.modCache[m * 32 + di]!;
-    const k = pairFeatures(x, h, m, dd, this.between, buf, 0, wmask);
+    const k = pairFeatures(x, h, m, dd, this.between, buf, 0, wmask, this.coarse);
     for (let i = 0; i < k; i++) s += w[buf[i]!]!;
     out[at] = s * this.scale;
   }

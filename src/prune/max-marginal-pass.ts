@@ -14,6 +14,14 @@ import type { ArcPruner, PruneInput } from "./pruner.js";
 export const MAX_MARGINAL_KIND = "maxmarginal";
 /** Version of the max-marginal pass layout: 2 stores the weight table as scored (version 1 files, delta-coded, still load). */
 export const MAX_MARGINAL_VERSION = 2;
+/**
+ * The layout of a first-order pass with coarse features: version 2 plus `features: "coarse"`, under a
+ * version of its own so that older readers refuse it instead of scoring it with the full features.
+ */
+export const MAX_MARGINAL_COARSE_VERSION = 3;
+
+/** Feature set of a first-order max-marginal pass: the parser's (`full`) or the coarse pruning subset. */
+export type PassFeatures = "full" | "coarse";
 
 const NEG = Number.NEGATIVE_INFINITY;
 
@@ -56,9 +64,13 @@ export class MaxMarginalPass implements ArcPruner {
     readonly weights: QuantizedWeights,
     /** α of the threshold, in [−1, 1] (Rush & Petrov: [0, 1]; below 0 the threshold lies under the mean): larger prunes more. */
     public alpha: number,
+    /** First order: the parser's arc features or the coarse subset (`pairFeatures`). */
+    readonly features: PassFeatures = "full",
   ) {
+    if (order === 2 && features !== "full")
+      throw new VineparseError("usage", "coarse features are for a first-order max-marginal pass");
     if (order === 1) {
-      this.arcScorer = new ArcScorer(weights.weights, weights.scale);
+      this.arcScorer = new ArcScorer(weights.weights, weights.scale, features === "coarse");
       this.first = new EisnerMaxMarginals();
       this.sibScorer = null;
       this.second = null;
@@ -71,8 +83,13 @@ export class MaxMarginalPass implements ArcPruner {
   }
 
   /** A pass over float weights (quantized to 16 bits here). */
-  static fromFloats(order: 1 | 2, w: Float32Array, alpha: number): MaxMarginalPass {
-    return new MaxMarginalPass(order, int16Weights(w), alpha);
+  static fromFloats(
+    order: 1 | 2,
+    w: Float32Array,
+    alpha: number,
+    features: PassFeatures = "full",
+  ): MaxMarginalPass {
+    return new MaxMarginalPass(order, int16Weights(w), alpha, features);
   }
 
   /** Keeps the arcs whose max-marginal reaches t_α, in place. */
@@ -126,7 +143,14 @@ export class MaxMarginalPass implements ArcPruner {
     const w = passWeightsToModel(this.weights);
     return {
       kind: MAX_MARGINAL_KIND,
-      meta: { version: MAX_MARGINAL_VERSION, order: this.order, alpha: this.alpha, ...w.meta },
+      meta: {
+        ...(this.features === "coarse"
+          ? { version: MAX_MARGINAL_COARSE_VERSION, features: "coarse" }
+          : { version: MAX_MARGINAL_VERSION }),
+        order: this.order,
+        alpha: this.alpha,
+        ...w.meta,
+      },
       arrays: w.arrays,
     };
   }
@@ -135,7 +159,10 @@ export class MaxMarginalPass implements ArcPruner {
   describe(): string {
     let nz = 0;
     for (const v of this.weights.weights) if (v !== 0) nz++;
-    const what = this.order === 1 ? "first-order" : "second-order (sibling)";
+    const what =
+      this.order === 1
+        ? `first-order${this.features === "coarse" ? " (coarse features)" : ""}`
+        : "second-order (sibling)";
     return `${what} max-marginal pass, threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
   }
 
@@ -147,8 +174,13 @@ export class MaxMarginalPass implements ArcPruner {
       alpha?: unknown;
       size?: unknown;
       scale?: unknown;
+      features?: unknown;
     };
-    if (meta.version !== 1 && meta.version !== MAX_MARGINAL_VERSION)
+    if (
+      meta.version !== 1 &&
+      meta.version !== MAX_MARGINAL_VERSION &&
+      meta.version !== MAX_MARGINAL_COARSE_VERSION
+    )
       throw new VineparseError(
         "model-version",
         `max-marginal pass version ${String(meta.version)} is not supported`,
@@ -159,10 +191,14 @@ export class MaxMarginalPass implements ArcPruner {
     const alpha = meta.alpha;
     if (typeof alpha !== "number" || !(alpha >= -1 && alpha <= 1))
       throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has a bad alpha", file);
+    const coarse = meta.version === MAX_MARGINAL_COARSE_VERSION;
+    if (coarse && (meta.features !== "coarse" || meta.order !== 1))
+      throw new VineparseError("model-corrupt", "corrupted model: max-marginal pass has bad features", file);
     return new MaxMarginalPass(
       meta.order,
-      passWeightsFromModel(meta, m.arrays, meta.version === MAX_MARGINAL_VERSION, file, "max-marginal pass"),
+      passWeightsFromModel(meta, m.arrays, meta.version !== 1, file, "max-marginal pass"),
       alpha,
+      coarse ? "coarse" : "full",
     );
   }
 }

@@ -17,7 +17,7 @@ import { ArcScorer } from "../parser/arc-scorer.js";
 import { HigherOrderScorer } from "../parser/higher-order-scorer.js";
 import { Rng } from "../util/rng.js";
 import { PruningCascade } from "./cascade.js";
-import { applyArcThreshold, MaxMarginalPass } from "./max-marginal-pass.js";
+import { applyArcThreshold, MaxMarginalPass, type PassFeatures } from "./max-marginal-pass.js";
 import type { ArcPruner } from "./pruner.js";
 import { outerFeatures, VinePartScorer } from "./vine-features.js";
 import { VinePass } from "./vine-pass.js";
@@ -54,7 +54,8 @@ export interface SpcEpochReport {
 
 /** What a pass to be trained is: the vine (band b), or a first- / second-order max-marginal model. */
 export type SpcPassSpec =
-  { type: "vine"; band: number; headOuter?: boolean } | { type: "maxmarginal"; order: 1 | 2 };
+  | { type: "vine"; band: number; headOuter?: boolean }
+  | { type: "maxmarginal"; order: 1 | 2; features?: PassFeatures };
 
 /** Feature indices and coefficients of one subgradient (duplicates allowed). */
 class UpdateList {
@@ -235,8 +236,13 @@ class FirstOrderSpcModel implements SpcModel {
   private readonly buf = new Int32Array(MAX_ARC_FEATURES);
   private mm = new Float64Array(0);
   private scores: Float64Array = new Float64Array(0);
-  constructor(private readonly w: Float32Array) {
-    this.scorer = new ArcScorer(w);
+  private readonly coarse: boolean;
+  constructor(
+    private readonly w: Float32Array,
+    features: PassFeatures,
+  ) {
+    this.coarse = features === "coarse";
+    this.scorer = new ArcScorer(w, 1, this.coarse);
   }
   compute(x: FeatureSentence, mask: ArcMask): { best: number; mean: number } {
     const n = x.n;
@@ -256,7 +262,7 @@ class FirstOrderSpcModel implements SpcModel {
     return { best: r.best, mean: arcs > 0 ? sum / arcs : r.best };
   }
   private arc(x: FeatureSentence, h: number, m: number, upd: UpdateList, coef: number): number {
-    const k = arcFeatures(x, h, m, this.buf, this.w.length - 1);
+    const k = arcFeatures(x, h, m, this.buf, this.w.length - 1, this.coarse);
     upd.push(this.buf, k, coef);
     return dotBuf(this.w, this.buf, k);
   }
@@ -377,7 +383,7 @@ export function trainSpcPass(
     spec.type === "vine"
       ? new VineSpcModel(model.w, spec.band, spec.headOuter ?? false)
       : spec.order === 1
-        ? new FirstOrderSpcModel(model.w)
+        ? new FirstOrderSpcModel(model.w, spec.features ?? "full")
         : new SecondOrderSpcModel(model.w);
   const upd = new UpdateList();
   const order = Array.from(sentences.keys());
@@ -542,6 +548,8 @@ export interface VineCascadeOptions {
    * the arc filters, the sibling pass cost more time than it saved the final parse.
    */
   secondOrderPass?: boolean;
+  /** Features of the first-order max-marginal pass: the parser's (default) or the coarse subset. */
+  passFeatures?: PassFeatures;
   /**
    * Whether the vine pass has head-side outer arcs too (default true), so that a long arc survives
    * only when the outer arcs at both of its ends do.
@@ -671,7 +679,13 @@ export function trainVineCascade(
       })),
     );
   if (opts.order >= 2)
-    specs.push([{ name: "first-order", spec: { type: "maxmarginal", order: 1 }, bits: CASCADE_BITS }]);
+    specs.push([
+      {
+        name: opts.passFeatures === "coarse" ? "first-order (coarse features)" : "first-order",
+        spec: { type: "maxmarginal", order: 1, features: opts.passFeatures ?? "full" },
+        bits: CASCADE_BITS,
+      },
+    ]);
   if (opts.order >= 3 && (opts.secondOrderPass ?? true))
     specs.push([{ name: "second-order", spec: { type: "maxmarginal", order: 2 }, bits: CASCADE_BITS }]);
   specs.forEach((candidates, i) => {
@@ -700,7 +714,7 @@ export function trainVineCascade(
       const pass: SpcPass =
         c.spec.type === "vine"
           ? VinePass.fromFloats(w, c.spec.band, 0, c.spec.headOuter ?? false)
-          : MaxMarginalPass.fromFloats(c.spec.order, w, 0);
+          : MaxMarginalPass.fromFloats(c.spec.order, w, 0, c.spec.features ?? "full");
       const curve =
         tuneSet === null
           ? alphaCurve(pass, train, trainAtoms, trainMasks)
