@@ -19,6 +19,15 @@ function sentence(rows: [string, string, string][]) {
   return { s, vocab, x: new AtomCache().prepare(s, vocab, new FeatureSentence()) };
 }
 
+/** "the old big dog slept": in-between tag sets of 0–4 positions for the feature-count tests. */
+const OLD_BIG_DOG: [string, string, string][] = [
+  ["the", "DET", "DT"],
+  ["old", "ADJ", "JJ"],
+  ["big", "ADJ", "JJ"],
+  ["dog", "NOUN", "NN"],
+  ["slept", "VERB", "VBD"],
+];
+
 test("dirDist bins distances 1..5, 6-10, 11-20, >20 and separates directions", () => {
   assert.equal(dirDist(1, 2), 0x101);
   assert.equal(dirDist(2, 1), 0x201);
@@ -54,13 +63,7 @@ test("atoms: lower-cased words, 5-character prefixes only for long words, sentin
 });
 
 test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for adjacent arcs), +10 prefix back-offs", () => {
-  const { x } = sentence([
-    ["the", "DET", "DT"],
-    ["old", "ADJ", "JJ"],
-    ["big", "ADJ", "JJ"],
-    ["dog", "NOUN", "NN"],
-    ["slept", "VERB", "VBD"],
-  ]);
+  const { x } = sentence(OLD_BIG_DOG);
   const out = new Int32Array(MAX_ARC_FEATURES);
   const mask = (1 << 20) - 1;
   assert.equal(arcFeatures(x, 4, 3, out, mask), 86); // adjacent
@@ -83,13 +86,7 @@ test("arc features: 84 fixed, +2 per distinct in-between UPOS and XPOS (2 for ad
 });
 
 test("coarse arc features of a pruning pass: 32 unigram + 20 pair, +2 per distinct in-between UPOS only (2 for adjacent arcs), a subset of the full set", () => {
-  const { x } = sentence([
-    ["the", "DET", "DT"],
-    ["old", "ADJ", "JJ"],
-    ["big", "ADJ", "JJ"],
-    ["dog", "NOUN", "NN"],
-    ["slept", "VERB", "VBD"],
-  ]);
+  const { x } = sentence(OLD_BIG_DOG);
   const out = new Int32Array(MAX_ARC_FEATURES);
   const mask = (1 << 20) - 1;
   assert.equal(arcFeatures(x, 4, 3, out, mask, true), 54); // adjacent

@@ -123,11 +123,12 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
 
     // parse --alpha sets the same α at parse time: the same output as the tuned copy; a first value
     // alone sets the first pass; more values than passes: one line, nothing written.
+    const parse = (m: string, o: string, ...more: string[]) =>
+      runCli(["parse", "--model", m, "--input", devPath, "--output", o, "--quiet", ...more]);
     const parsed = (m: string, name: string, ...more: string[]) => {
-      const o = join(dir, name);
-      const r = runCli(["parse", "--model", m, "--input", devPath, "--output", o, "--quiet", ...more]);
+      const r = parse(m, join(dir, name), ...more);
       assert.equal(r.status, 0, r.stderr);
-      return readFileSync(o, "utf8");
+      return readFileSync(join(dir, name), "utf8");
     };
     assert.notDeepEqual(tuned, trained);
     assert.equal(parsed(model, "knob.conllu", "--alpha", tuned.join(",")), parsed(out, "tuned.conllu"));
@@ -138,17 +139,7 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
       () => setCascadeAlphas(firstOnly.cascade, [0, 0, 0]),
       /3 value\(s\) given, but the cascade/,
     );
-    const tooMany = runCli([
-      "parse",
-      "--model",
-      model,
-      "--input",
-      devPath,
-      "--output",
-      join(dir, "no.conllu"),
-      "--alpha",
-      "0,0,0",
-    ]);
+    const tooMany = parse(model, join(dir, "no.conllu"), "--alpha", "0,0,0");
     assert.notEqual(tooMany.status, 0);
     assert.equal(tooMany.stderr.trim().split("\n").length, 1, tooMany.stderr);
     assert.ok(!existsSync(join(dir, "no.conllu")));
