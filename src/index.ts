@@ -286,10 +286,18 @@ export { OUTER_FEATURES, outerFeatures, VinePartScorer } from "./prune/vine-feat
 export {
   applyArcThreshold,
   type ArcMaxMarginals,
+  MAX_MARGINAL_COARSE_VERSION,
   MAX_MARGINAL_KIND,
   MAX_MARGINAL_VERSION,
   MaxMarginalPass,
+  type PassFeatures,
 } from "./prune/max-marginal-pass.js";
+export {
+  type AlphaTuneOptions,
+  type AlphaTuneResult,
+  setCascadeAlphas,
+  tuneCascadeAlphas,
+} from "./prune/tune-alphas.js";
 export {
   ALPHA_GRID,
   alphaCurve,
