@@ -4,7 +4,7 @@
 // and parse time against sentence length with fitted exponents.
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { alphaListOption, numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { loadCorpus } from "../src/corpus/load.js";
 import type { Sentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
@@ -175,9 +175,7 @@ export const experiment: Experiment = {
     const alphaSets = (values.alphas ?? "")
       .split(";")
       .filter((x) => x.trim() !== "")
-      .map((set) =>
-        set.split(",").map((a) => numberOption("cascade", "alphas", a.trim(), 0, { min: -1, max: 1 })),
-      );
+      .map((set) => alphaListOption("cascade", "alphas", set));
     const reps = numberOption("cascade", "reps", values.reps, 3, { integer: true, min: 1 });
     const k = numberOption("cascade", "k", values.k, 10, { integer: true, min: 1 });
     const limit = numberOption("cascade", "limit", values.limit, 0, { integer: true, min: 0 });

@@ -87,6 +87,11 @@ export function numberOption(
   return v;
 }
 
+/** A comma-separated list of α values (`--alpha A[,A…]`), each a number in [−1, 1]. */
+export function alphaListOption(command: string, name: string, spec: string): number[] {
+  return spec.split(",").map((a) => numberOption(command, name, a.trim(), 0, { min: -1, max: 1 }));
+}
+
 /** Parses an enumerated option value (undefined → `fallback`), throwing a `UsageError` listing the choices. */
 export function choiceOption<C extends string>(
   command: string,

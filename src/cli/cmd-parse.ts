@@ -13,7 +13,7 @@ import { readUtf8Chunks } from "../util/utf8.js";
 import { MAX_SENTENCE_WORDS } from "../pipeline/sentence-split.js";
 import { PARSE_BLOCK } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
-import { choiceOption, numberOption, parseCommandArgs } from "./args.js";
+import { alphaListOption, choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse parse [--model MODEL] (--input F.conllu | --text "raw text" | --raw [FILE]) [options]
@@ -49,11 +49,6 @@ options:
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
   -h, --help        show this help
 `;
-
-/** The values of `--alpha A[,A…]`, each in [-1, 1]. */
-function alphaList(spec: string): number[] {
-  return spec.split(",").map((a) => numberOption("parse", "alpha", a.trim(), 0, { min: -1, max: 1 }));
-}
 
 /** Whether `path` names a regular file (all its input is there: blocks need not stop for more). */
 function isFile(path: string): boolean {
@@ -132,7 +127,8 @@ export const command: Command = {
     // lacks tags (tagged CoNLL-U never holds the tagger's tables).
     const pipeline = loadPipeline(values.model, { lazyTagger: !(raw || values.retag === true) });
     if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
-    if (values.alpha !== undefined) setCascadeAlphas(pipeline.cascade, alphaList(values.alpha));
+    if (values.alpha !== undefined)
+      setCascadeAlphas(pipeline.cascade, alphaListOption("parse", "alpha", values.alpha));
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
