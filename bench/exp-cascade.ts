@@ -12,13 +12,16 @@ import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
 import { loadParser } from "../src/parser/load-parser.js";
-import { PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
+import { type BlockTimes, blockTimes, PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
+import { MAX_MARGINAL_KIND } from "../src/prune/max-marginal-pass.js";
+import { TOPK_KIND } from "../src/prune/top-k.js";
+import { VINE_KIND } from "../src/prune/vine-pass.js";
 import { topKFor } from "../src/prune/spec.js";
 import { isAlphaPass, setCascadeAlphas } from "../src/prune/tune-alphas.js";
-import { type BenchContext, BenchAbort, type Experiment, fitExponent, resultsDir } from "./lib.js";
+import { type BenchContext, BenchAbort, type Experiment, fitExponent, median, resultsDir } from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
 /** Sentence-length buckets of the arcs-per-token table: lower bounds (the last is open). */
@@ -47,6 +50,8 @@ class Row {
   readonly per: Float64Array;
   /** Total seconds of each timed pass. */
   readonly totals: number[] = [];
+  /** Seconds of each timed pass by phase (`parseBlock`'s cascade passes, parse and labels). */
+  readonly phases: BlockTimes[] = [];
   uasP = 0;
   fallbacks = 0;
   arcs = 0;
@@ -98,9 +103,26 @@ class Row {
    * PARSE_BLOCK sentences, the cascade over a block, then the parser); keeps its total.
    */
   pass(): void {
+    const times = blockTimes();
     const t0 = process.hrtime.bigint();
-    parseBlock(this.parser, this.sents, this.vocab, this.cascade);
+    parseBlock(this.parser, this.sents, this.vocab, this.cascade, times);
     this.totals.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    this.phases.push(times);
+  }
+
+  /** Median over the timed passes of the seconds `part` picks out of each. */
+  medianOf(part: (t: BlockTimes, total: number) => number): number {
+    const xs = this.phases.map((t, i) => part(t, this.totals[i]!)).sort((a, b) => a - b);
+    return xs.length === 0 ? 0 : xs[xs.length >> 1]!;
+  }
+
+  /** Seconds of the cascade's passes of the kinds `pick` accepts, in timed pass t. */
+  passSeconds(t: BlockTimes, pick: (kind: string) => boolean): number {
+    let sum = 0;
+    this.cascade.passes.forEach((p, k) => {
+      if (pick(p.kind)) sum += t.passes[k] ?? 0;
+    });
+    return sum;
   }
 
   /** One pass sentence by sentence (cascade, then parse), keeping each sentence's best time (for `exponent`). */
@@ -268,6 +290,30 @@ export const experiment: Experiment = {
       `Speed relative to unpruned first order (median of ${reps} interleaved passes, cascade time included, ${PARSE_BLOCK} sentences at a time as vineparse parse does), pruning efficiency (share of arcs pruned), oracle (share of gold arcs kept) and UAS-P on ${sents.length} dev sentences`,
       ["order", "pruning", "speed ×", "tok/s", "pruned %", "oracle %", "UAS-P", "fallbacks"],
       table,
+    );
+    // Where each row's time goes: the cascade's passes (filters, top-k, vine, max-marginal), the final
+    // model's unlabelled parse and the labels, from the same timed passes (medians of each). The last
+    // column bounds what pruning can give: the speed if the final parse took no time at all.
+    const filterKind = (k: string) => k !== VINE_KIND && k !== MAX_MARGINAL_KIND && k !== TOPK_KIND;
+    const ms = (x: number) => round(1000 * x, 1);
+    ctx.table(
+      `Where the time goes: milliseconds over the ${sents.length} dev sentences in each phase of the timed passes above (medians), and the speed relative to unpruned first order if the final model's parse were free (median of the per-round ratios)`,
+      ["order", "pruning", "filters ms", "top-k ms", "vine ms", "max-marginal ms", "parse ms", "labels ms", "other ms", "total ms", "speed × without the parse"],
+      rows.map((r) => [
+        r.order,
+        r.name,
+        ms(r.medianOf((t) => r.passSeconds(t, filterKind))),
+        ms(r.medianOf((t) => r.passSeconds(t, (k) => k === TOPK_KIND))),
+        ms(r.medianOf((t) => r.passSeconds(t, (k) => k === VINE_KIND))),
+        ms(r.medianOf((t) => r.passSeconds(t, (k) => k === MAX_MARGINAL_KIND))),
+        ms(r.medianOf((t) => t.parse)),
+        ms(r.medianOf((t) => t.label)),
+        ms(r.medianOf((t, total) => total - t.parse - t.label - r.passSeconds(t, () => true))),
+        ms(r.median),
+        round(
+          median(r.totals.map((total, i) => ref.totals[i]! / (total - r.phases[i]!.parse))),
+        ),
+      ]),
     );
     // The slides' speed–accuracy plot: one series per order (every row of that order, by speed).
     const series: PlotSeries[] = [];

@@ -111,7 +111,7 @@ export {
   type HigherOrderTrainResult,
 } from "./parser/higher-order-train.js";
 export { Parser, type ParserConfig } from "./parser/parser.js";
-export { PARSE_BLOCK, parseBlock, parsePruned } from "./parser/pruned-parse.js";
+export { type BlockTimes, blockTimes, PARSE_BLOCK, parseBlock, parsePruned } from "./parser/pruned-parse.js";
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
 export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";

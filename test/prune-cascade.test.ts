@@ -14,7 +14,7 @@ import { HigherOrderParser } from "../src/parser/higher-order-parser.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import { Parser } from "../src/parser/parser.js";
-import { PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
+import { blockTimes, PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { bundleFromModelData, bundleToModelData } from "../src/pipeline/bundle.js";
@@ -94,7 +94,15 @@ test("parseBlock (the cascade over a block, then the trees, then their labels) g
     const cascade = new PruningCascade([new RandomDropPass(9, 0.3)]);
     const each = many.map((s) => parsePruned(p, s, vocab, cascade));
     const again = new PruningCascade([new RandomDropPass(9, 0.3)]);
-    const block = parseBlock(p, many, vocab, again);
+    // With phase times asked for (the results must not change): one entry per pass, each phase's
+    // seconds at least 0 and together no more than the whole call.
+    const times = blockTimes();
+    const t0 = performance.now();
+    const block = parseBlock(p, many, vocab, again, times);
+    const wall = (performance.now() - t0) / 1000;
+    assert.equal(times.passes.length, 1);
+    assert.ok(times.passes[0]! >= 0 && times.parse > 0 && times.label >= 0, name);
+    assert.ok(times.passes[0]! + times.parse + times.label <= wall + 1e-6, name);
     assert.equal(block.length, many.length);
     block.forEach((r, i) => {
       assert.deepEqual(Array.from(r.heads), Array.from(each[i]!.heads), `${name} sentence ${i}`);
@@ -111,8 +119,11 @@ test("masksFor (a pass at a time over a block) gives each sentence's maskFor", (
     new MaxMarginalPass(1, eisner.quantizedArcWeights, 0.2),
     new TopKPruner(eisner.quantizedArcWeights, 2, 1.5, "score"),
   ]);
-  const block = cascade.masksFor(dev, vocab);
+  const seconds: number[] = [];
+  const block = cascade.masksFor(dev, vocab, seconds);
   assert.equal(block.length, dev.length);
+  assert.equal(seconds.length, cascade.passes.length);
+  assert.ok(seconds.every((x) => x >= 0));
   let removed = 0;
   dev.forEach((s, i) => {
     const one = cascade.maskFor(s, vocab)!;

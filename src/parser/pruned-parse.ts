@@ -27,6 +27,21 @@ export const PARSE_BLOCK_WORDS = 16384;
 /** Bytes of masks (Σ (n + 1)² over its sentences) at which `parseBlock` cuts a block short. */
 export const PARSE_BLOCK_MASK_BYTES = 8 << 20;
 
+/**
+ * Seconds `parseBlock` spends in each phase, added to over its blocks (for measurements): each pass of
+ * the cascade (by index), the unlabelled parses of the final model, and labelling.
+ */
+export interface BlockTimes {
+  passes: number[];
+  parse: number;
+  label: number;
+}
+
+/** A `BlockTimes` at zero. */
+export function blockTimes(): BlockTimes {
+  return { passes: [], parse: 0, label: 0 };
+}
+
 /** Parses `s` under the mask `cascade` leaves (default: the parser's own cascade; an empty one = exhaustive). */
 export function parsePruned(
   parser: DependencyParser,
@@ -42,13 +57,14 @@ export function parsePruned(
  * the cascade's masks for every sentence, a pass at a time (`PruningCascade.masksFor`), then the
  * trees, then their labels (the labeller's tables, like each pass's, stay in the caches for a whole
  * phase). Longer blocks are cut at `PARSE_BLOCK` sentences or `PARSE_BLOCK_MASK_BYTES` of masks, so
- * the masks held at once stay bounded.
+ * the masks held at once stay bounded. With `times`, each phase's seconds are added to it.
  */
 export function parseBlock(
   parser: DependencyParser,
   sentences: readonly Sentence[],
   vocab: Vocabularies,
   cascade: PruningCascade = parser.cascade,
+  times?: BlockTimes,
 ): ParseResult[] {
   const out = new Array<ParseResult>(sentences.length);
   let from = 0;
@@ -63,12 +79,18 @@ export function parseBlock(
       const n = sentences[to++]!.n;
       bytes += (n + 1) * (n + 1);
     }
-    const masks = cascade.masksFor(sentences.slice(from, to), vocab);
+    const masks = cascade.masksFor(sentences.slice(from, to), vocab, times?.passes);
+    const t0 = times === undefined ? 0 : performance.now();
     for (let i = from; i < to; i++) {
       out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);
       masks[i - from] = null; // used: not held through the rest of the block
     }
+    const t1 = times === undefined ? 0 : performance.now();
     for (let i = from; i < to; i++) out[i]!.labels = parser.labelTree(sentences[i]!, vocab, out[i]!.heads);
+    if (times !== undefined) {
+      times.parse += (t1 - t0) / 1000;
+      times.label += (performance.now() - t1) / 1000;
+    }
     from = to;
   }
   return out;
