@@ -12,7 +12,13 @@ import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
 import { loadParser } from "../src/parser/load-parser.js";
-import { type BlockTimes, blockTimes, PARSE_BLOCK, parseBlock, parsePruned } from "../src/parser/pruned-parse.js";
+import {
+  type BlockTimes,
+  blockTimes,
+  PARSE_BLOCK,
+  parseBlock,
+  parsePruned,
+} from "../src/parser/pruned-parse.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
@@ -298,7 +304,19 @@ export const experiment: Experiment = {
     const ms = (x: number) => round(1000 * x, 1);
     ctx.table(
       `Where the time goes: milliseconds over the ${sents.length} dev sentences in each phase of the timed passes above (medians), and the speed relative to unpruned first order if the final model's parse were free (median of the per-round ratios)`,
-      ["order", "pruning", "filters ms", "top-k ms", "vine ms", "max-marginal ms", "parse ms", "labels ms", "other ms", "total ms", "speed × without the parse"],
+      [
+        "order",
+        "pruning",
+        "filters ms",
+        "top-k ms",
+        "vine ms",
+        "max-marginal ms",
+        "parse ms",
+        "labels ms",
+        "other ms",
+        "total ms",
+        "speed × without the parse",
+      ],
       rows.map((r) => [
         r.order,
         r.name,
@@ -310,9 +328,7 @@ export const experiment: Experiment = {
         ms(r.medianOf((t) => t.label)),
         ms(r.medianOf((t, total) => total - t.parse - t.label - r.passSeconds(t, () => true))),
         ms(r.median),
-        round(
-          median(r.totals.map((total, i) => ref.totals[i]! / (total - r.phases[i]!.parse))),
-        ),
+        round(median(r.totals.map((total, i) => ref.totals[i]! / (total - r.phases[i]!.parse)))),
       ]),
     );
     // The slides' speed–accuracy plot: one series per order (every row of that order, by speed).
