@@ -125,9 +125,7 @@ class Row {
   /** Seconds of the cascade's passes of the kinds `pick` accepts, in timed pass t. */
   passSeconds(t: BlockTimes, pick: (kind: string) => boolean): number {
     let sum = 0;
-    this.cascade.passes.forEach((p, k) => {
-      if (pick(p.kind)) sum += t.passes[k] ?? 0;
-    });
+    for (const p of t.cascade.passes) if (pick(p.kind)) sum += p.seconds;
     return sum;
   }
 

@@ -100,9 +100,15 @@ test("parseBlock (the cascade over a block, then the trees, then their labels) g
     const t0 = performance.now();
     const block = parseBlock(p, many, vocab, again, times);
     const wall = (performance.now() - t0) / 1000;
-    assert.equal(times.passes.length, 1);
-    assert.ok(times.passes[0]! >= 0 && times.parse > 0 && times.label >= 0, name);
-    assert.ok(times.passes[0]! + times.parse + times.label <= wall + 1e-6, name);
+    const pass = times.cascade.passes;
+    assert.equal(pass.length, 1);
+    assert.equal(times.cascade.sentences, many.length);
+    assert.equal(
+      times.cascade.arcs,
+      many.reduce((a, s) => a + s.n * s.n, 0),
+    );
+    assert.ok(pass[0]!.seconds >= 0 && times.parse > 0 && times.label >= 0, name);
+    assert.ok(pass[0]!.seconds + times.parse + times.label <= wall + 1e-6, name);
     assert.equal(block.length, many.length);
     block.forEach((r, i) => {
       assert.deepEqual(Array.from(r.heads), Array.from(each[i]!.heads), `${name} sentence ${i}`);
@@ -119,11 +125,19 @@ test("masksFor (a pass at a time over a block) gives each sentence's maskFor", (
     new MaxMarginalPass(1, eisner.quantizedArcWeights, 0.2),
     new TopKPruner(eisner.quantizedArcWeights, 2, 1.5, "score"),
   ]);
-  const seconds: number[] = [];
-  const block = cascade.masksFor(dev, vocab, seconds);
+  const stats = new CascadeStats();
+  const block = cascade.masksFor(dev, vocab, stats);
   assert.equal(block.length, dev.length);
-  assert.equal(seconds.length, cascade.passes.length);
-  assert.ok(seconds.every((x) => x >= 0));
+  // The same counts as sentence by sentence; each pass timed.
+  const each = new CascadeStats();
+  for (const s of dev) cascade.maskFor(s, vocab, each);
+  assert.deepEqual(
+    stats.passes.map((p) => p.kind),
+    each.passes.map((p) => p.kind),
+  );
+  assert.equal(stats.sentences, each.sentences);
+  assert.equal(stats.arcs, each.arcs);
+  assert.ok(stats.passes.every((p) => p.seconds >= 0));
   let removed = 0;
   dev.forEach((s, i) => {
     const one = cascade.maskFor(s, vocab)!;

@@ -1,6 +1,6 @@
 import type { Sentence } from "../corpus/sentence.js";
 import type { Vocabularies } from "../corpus/vocab.js";
-import type { PruningCascade } from "../prune/cascade.js";
+import { CascadeStats, type PruningCascade } from "../prune/cascade.js";
 import type { DependencyParser, ParseResult } from "./types.js";
 
 /**
@@ -28,18 +28,19 @@ export const PARSE_BLOCK_WORDS = 16384;
 export const PARSE_BLOCK_MASK_BYTES = 8 << 20;
 
 /**
- * Seconds `parseBlock` spends in each phase, added to over its blocks (for measurements): each pass of
- * the cascade (by index), the unlabelled parses of the final model, and labelling.
+ * Seconds `parseBlock` spends in each phase, added to over its blocks (for measurements): the
+ * cascade's passes (`CascadeStats`, as `PruningCascade.masksFor` keeps them), the unlabelled parses
+ * of the final model, and labelling.
  */
 export interface BlockTimes {
-  passes: number[];
+  cascade: CascadeStats;
   parse: number;
   label: number;
 }
 
 /** A `BlockTimes` at zero. */
 export function blockTimes(): BlockTimes {
-  return { passes: [], parse: 0, label: 0 };
+  return { cascade: new CascadeStats(), parse: 0, label: 0 };
 }
 
 /** Parses `s` under the mask `cascade` leaves (default: the parser's own cascade; an empty one = exhaustive). */
@@ -79,7 +80,7 @@ export function parseBlock(
       const n = sentences[to++]!.n;
       bytes += (n + 1) * (n + 1);
     }
-    const masks = cascade.masksFor(sentences.slice(from, to), vocab, times?.passes);
+    const masks = cascade.masksFor(sentences.slice(from, to), vocab, times?.cascade);
     const t0 = times === undefined ? 0 : performance.now();
     for (let i = from; i < to; i++) {
       out[i] = parser.parseUnlabelled(sentences[i]!, vocab, masks[i - from]!);

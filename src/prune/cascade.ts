@@ -111,12 +111,7 @@ export class PruningCascade {
       for (const p of this.passes) p.prune(input, mask);
       return mask;
     }
-    if (stats !== undefined) {
-      if (stats.passes.length === 0)
-        for (const p of this.passes) stats.passes.push({ kind: p.kind, seconds: 0, kept: 0 });
-      stats.sentences++;
-      stats.arcs += s.n * s.n;
-    }
+    if (stats !== undefined) this.count(stats, s);
     for (let i = 0; i < this.passes.length; i++) {
       const t0 = performance.now();
       this.passes[i]!.prune(input, mask);
@@ -124,6 +119,14 @@ export class PruningCascade {
       afterPass?.(i, mask);
     }
     return mask;
+  }
+
+  /** Adds sentence `s` to `stats` (whose pass entries are made on first use). */
+  private count(stats: CascadeStats, s: Sentence): void {
+    if (stats.passes.length === 0)
+      for (const p of this.passes) stats.passes.push({ kind: p.kind, seconds: 0, kept: 0 });
+    stats.sentences++;
+    stats.arcs += s.n * s.n;
   }
 
   /** The mask of sentence `s`, or null when the cascade is empty (so parsers skip mask checks). */
@@ -137,16 +140,16 @@ export class PruningCascade {
    * pass reads its own weight tables at random (the token-role filter 4 MiB, the quadratic one 2 MiB
    * and its network), so running them sentence by sentence makes each evict the others' lines from
    * the caches. A pass that reads the feature atoms prepares them again for each sentence. With
-   * `seconds`, each pass's time over the block is added to seconds[pass index] (two clock reads a
-   * pass, not a sentence).
+   * `stats`, as `prune` keeps them (each pass timed over the whole block: two clock reads a pass).
    */
-  masksFor(sentences: readonly Sentence[], vocab: Vocabularies, seconds?: number[]): (ArcMask | null)[] {
+  masksFor(sentences: readonly Sentence[], vocab: Vocabularies, stats?: CascadeStats): (ArcMask | null)[] {
     if (this.empty) return sentences.map(() => null);
     const masks = sentences.map((s) => ArcMask.full(s.n));
+    if (stats !== undefined) for (const s of sentences) this.count(stats, s);
     this.passes.forEach((p, k) => {
-      const t0 = seconds === undefined ? 0 : performance.now();
+      const t0 = stats === undefined ? 0 : performance.now();
       for (let i = 0; i < sentences.length; i++) p.prune(this.prepare(sentences[i]!, vocab), masks[i]!);
-      if (seconds !== undefined) seconds[k] = (seconds[k] ?? 0) + (performance.now() - t0) / 1000;
+      if (stats !== undefined) stats.passes[k]!.seconds += (performance.now() - t0) / 1000;
     });
     return masks;
   }
