@@ -119,6 +119,8 @@ export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
 export {
   type AnnotatedSentence,
   Pipeline,
+  type PipelineTimes,
+  pipelineTimes,
   type TextOptions,
   toConllu,
   toTreeText,

@@ -281,6 +281,30 @@ test("CLI parse: --text, --raw from stdin, CoNLL-U input (own tags kept), --form
   const summary = JSON.parse(c.stderr.trim());
   assert.equal(summary.sentences, 5);
   assert.ok(summary.tokensPerSecond > 0);
+  assert.equal(summary.stages, undefined);
+  // --timing: the seconds of each stage, in order (each pass of the cascade by kind), the same output.
+  const prunedOut = join(dir, "pruned.conllu");
+  const timedOut = join(dir, "timed.conllu");
+  const topk = ["--prune", "topk:3", "--input", input, "--json"];
+  const p = run(["parse", "--model", bundlePath, ...topk, "--output", prunedOut]);
+  assert.equal(p.status, 0, p.stderr);
+  const tm = run(["parse", "--model", bundlePath, ...topk, "--output", timedOut, "--timing"]);
+  assert.equal(tm.status, 0, tm.stderr);
+  const timed = JSON.parse(tm.stderr.trim());
+  assert.deepEqual(
+    timed.stages.map((x: { stage: string }) => x.stage),
+    ["tagging", "topk", "parsing", "labelling", "rest"],
+  );
+  assert.ok(timed.stages.every((x: { seconds: number }) => x.seconds >= 0));
+  const staged = timed.stages.reduce((a: number, x: { seconds: number }) => a + x.seconds, 0);
+  assert.ok(staged <= timed.seconds + 0.01, `${staged} > ${timed.seconds}`);
+  assert.equal(readFileSync(timedOut, "utf8"), readFileSync(prunedOut, "utf8"));
+  const line = run(["parse", "--model", bundlePath, "--text", "the dog saw the cat", "--timing"]);
+  assert.equal(line.status, 0, line.stderr);
+  assert.match(
+    line.stderr,
+    /^time: tagging [0-9.]+ s, .*parsing [0-9.]+ s, labelling [0-9.]+ s, rest [0-9.]+ s$/m,
+  );
   const e = run(["eval", "--gold", input, "--system", out, "--json"]);
   assert.equal(e.status, 0, e.stderr);
   assert.ok(JSON.parse(e.stdout).uas > 80);

@@ -5,7 +5,13 @@ import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { noTaggerError } from "../pipeline/no-tagger.js";
 import { BLOCK_WORDS, parseTextStream } from "../pipeline/parse-stream.js";
-import { type AnnotatedSentence, toConllu, toTreeText } from "../pipeline/pipeline.js";
+import {
+  type AnnotatedSentence,
+  type PipelineTimes,
+  pipelineTimes,
+  toConllu,
+  toTreeText,
+} from "../pipeline/pipeline.js";
 import { resolvePruneSpec } from "../prune/spec.js";
 import { setCascadeAlphas } from "../prune/tune-alphas.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
@@ -44,11 +50,30 @@ options:
   --newline-breaks  with raw text: every line break ends a sentence
   --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
                     break or after ; : or , where possible
+  --timing          add to the closing summary the seconds spent tagging, in each pass of the
+                    cascade, parsing and labelling (the rest: reading, tokenizing, writing)
   --json            print the closing summary as one JSON line
   --quiet           no closing summary
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
   -h, --help        show this help
 `;
+
+/**
+ * The stages of `times` over a run of `total` seconds, in order (tagging, each pass of the cascade by
+ * kind, parsing, labelling, then the rest: reading, tokenizing and writing), in seconds to the
+ * millisecond.
+ */
+function stageSeconds(times: PipelineTimes, total: number): { stage: string; seconds: number }[] {
+  const stages = [
+    { stage: "tagging", seconds: times.tag },
+    ...times.cascade.passes.map((p) => ({ stage: p.kind, seconds: p.seconds })),
+    { stage: "parsing", seconds: times.parse },
+    { stage: "labelling", seconds: times.label },
+  ];
+  const rest = total - stages.reduce((a, x) => a + x.seconds, 0);
+  stages.push({ stage: "rest", seconds: Math.max(0, rest) });
+  return stages.map((x) => ({ stage: x.stage, seconds: Number(x.seconds.toFixed(3)) }));
+}
 
 /** Whether `path` names a regular file (all its input is there: blocks need not stop for more). */
 function isFile(path: string): boolean {
@@ -80,6 +105,7 @@ export const command: Command = {
         "newline-breaks": { type: "boolean" },
         "max-words": { type: "string" },
         json: { type: "boolean" },
+        timing: { type: "boolean" },
         quiet: { type: "boolean" },
         "skip-invalid": { type: "boolean" },
       },
@@ -129,6 +155,7 @@ export const command: Command = {
     if (values.prune !== undefined) pipeline.cascade = resolvePruneSpec(values.prune, pipeline.parser);
     if (values.alpha !== undefined)
       setCascadeAlphas(pipeline.cascade, alphaListOption("parse", "alpha", values.alpha));
+    if (values.timing === true) pipeline.times = pipelineTimes();
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
@@ -183,12 +210,16 @@ export const command: Command = {
       fallbacks,
       prune: pipeline.cascade.name,
       maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      ...(pipeline.times === null ? {} : { stages: stageSeconds(pipeline.times, seconds) }),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
-    else if (values.quiet !== true)
+    else if (values.quiet !== true) {
       process.stderr.write(
         `parsed ${sentences} sentences, ${tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s, ${summary.sentencesPerSecond} sentences/s; model loaded in ${summary.loadSeconds} s)\n`,
       );
+      if (summary.stages !== undefined)
+        process.stderr.write(`time: ${summary.stages.map((x) => `${x.stage} ${x.seconds} s`).join(", ")}\n`);
+    }
     return 0;
   },
 };

@@ -2,7 +2,7 @@ import { type ConlluSentence, FORM, UPOS, XPOS } from "../conllu/types.js";
 import { formatSentence } from "../conllu/write.js";
 import { sentenceFromWords } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
-import { parseBlock } from "../parser/pruned-parse.js";
+import { type BlockTimes, blockTimes, parseBlock } from "../parser/pruned-parse.js";
 import type { DependencyParser, ParseResult } from "../parser/types.js";
 import type { PruningCascade } from "../prune/cascade.js";
 import type { ArcMask } from "../mask/arc-mask.js";
@@ -33,6 +33,17 @@ export interface TextOptions extends SegmentOptions {
   idPrefix?: string;
 }
 
+/** Seconds a pipeline spends in each stage of `annotateEach` (see `Pipeline.times`). */
+export interface PipelineTimes extends BlockTimes {
+  /** Tagging (and gathering each sentence's words and tags). */
+  tag: number;
+}
+
+/** A `PipelineTimes` at zero. */
+export function pipelineTimes(): PipelineTimes {
+  return { ...blockTimes(), tag: 0 };
+}
+
 /**
  * Raw text → sentences → words → tags → tree → relations. Holds a tagger (optional: without one,
  * input must carry tags) and a parser of any order. Not safe for concurrent use (reused buffers).
@@ -44,6 +55,8 @@ export class Pipeline {
   private makeTagger: (() => Tagger) | null;
   /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
   cascade: PruningCascade;
+  /** When set, `annotateEach` (and `annotateBlock`, `parseText`) add each stage's seconds to it. */
+  times: PipelineTimes | null = null;
 
   /**
    * `tagger` may be a function that builds it, called when the tagger is first needed (input to tag),
@@ -103,13 +116,17 @@ export class Pipeline {
    */
   *annotateEach(cs: (ConlluSentence | undefined)[], retag = false): Generator<AnnotatedSentence> {
     const n = cs.length;
+    const times = this.times;
+    const t0 = times === null ? 0 : performance.now();
     const words: (Words | undefined)[] = cs.map((c) => this.words(c!, retag));
+    if (times !== null) times.tag += (performance.now() - t0) / 1000;
     this.freshVocab();
     const results: (ParseResult | undefined)[] = parseBlock(
       this.parser,
       words.map((w) => sentenceFromWords(w!.forms, w!.upos, w!.xpos, this.vocab)),
       this.vocab,
       this.cascade,
+      times ?? undefined,
     );
     for (let i = 0; i < n; i++) {
       const a = this.assemble(cs[i]!, words[i]!, results[i]!);
