@@ -453,6 +453,35 @@ test("order-3 cascade without the second-order pass: the filter, then the first-
     assert.deepEqual(c.cascade.prune(train[i]!, vocab).bits, c.trainMasks[i]!.bits);
 });
 
+test("order-1 cascade without a vine pass: the filter, then a coarse first-order pass in front of the first-order parser", () => {
+  const filter = new LenVinePruner(4);
+  const prefix = new PruningCascade([filter]);
+  const r = trainVineCascade(train, dev, vocab, {
+    order: 1,
+    prefix,
+    vinePass: false,
+    passFeatures: "coarse",
+    maxLoss: [0.005, 0.01],
+    spc: { epochs: 2, bits: BITS },
+  });
+  assert.deepEqual(
+    r.passes.map((p) => p.name),
+    ["lenvine", "first-order (coarse features)"],
+  );
+  const pass = r.cascade.passes[1] as MaxMarginalPass;
+  assert.equal(pass.order, 1);
+  assert.equal(pass.features, "coarse");
+  // The pass only removes arcs the filter left, within its dev loss budget (the second entry).
+  const p = r.passes[1]!;
+  assert.ok(p.dev!.goldBefore - p.dev!.goldAfter <= 0.01 * p.dev!.goldBefore + 1e-9);
+  for (let i = 0; i < 20; i++) {
+    const m = r.cascade.prune(train[i]!, vocab);
+    assert.deepEqual(m.bits, r.trainMasks[i]!.bits);
+    const f = prefix.prune(train[i]!, vocab);
+    for (let c = 0; c < m.bits.length; c++) assert.ok(m.bits[c]! <= f.bits[c]!);
+  }
+});
+
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
     encoding: "utf8",
@@ -557,12 +586,32 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     assert.match(t.stderr, /cascade pass lenvine: train \d+ of \d+ gold arcs lost/);
     assert.match(t.stderr, /cascade pass first-order \(alpha [-\d.]+\): train/);
     assert.equal(loadParser(model).cascade.name, "lenvine+maxmarginal");
+    // Order 1: a coarse first-order pass takes the vine pass's place behind the filter.
+    const model1 = join(dir, "o1.vpm");
+    const o1 = [...common.slice(0, -4), "--order", "1", "--epochs", "1", ...small];
+    const t1 = cli([
+      ...o1,
+      "--prune",
+      `${filter},vine`,
+      "--vine-pass",
+      "no",
+      "--pass-features",
+      "coarse",
+      "--out",
+      model1,
+    ]);
+    assert.equal(t1.status, 0, t1.stderr);
+    assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
+    const p1 = loadParser(model1);
+    assert.equal(p1.cascade.name, "lenvine+maxmarginal");
+    assert.equal((p1.cascade.passes[1] as MaxMarginalPass).features, "coarse");
     // Usage errors: one line each, nothing written.
     for (const [args, message] of [
       [["--prune", `vine,${filter}`], /vine comes last/],
       [["--prune", "vine", "--vine-pass", "no"], /--vine-pass no needs filters in front/],
       [["--prune", `${filter},vine`, "--vine-pass", "maybe"], /vine-pass/],
       [["--prune", `${filter},vine`, "--second-order-pass", "no"], /--second-order-pass goes with/],
+      [["--order", "1", "--prune", "vine", "--pass-features", "coarse"], /--pass-features goes with/],
     ] as const) {
       const out = join(dir, "bad.vpm");
       const r = cli([...common, ...small, ...args, "--out", out]);

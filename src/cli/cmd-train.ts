@@ -74,11 +74,12 @@ options:
                       order (default 0.002,0.003,0.003)
   --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
-  --pass-features full|coarse  --prune vine --order 2|3: features of the first-order max-marginal
+  --pass-features full|coarse  --prune vine, --order 2|3 or --vine-pass no: features of the first-order max-marginal
                       pass: the parser's (default) or a coarse subset with about half the look-ups
                       per arc (ten tag and word-tag pair templates, in-between UPOS tags only)
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
-                      (default yes)
+                      (default yes); without it a first-order max-marginal pass follows the
+                      filters at every order
   --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
                       pass follows the first-order one (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
@@ -218,8 +219,10 @@ export const command: Command = {
       ["full", "coarse"] as const,
       "full",
     );
-    if (values["pass-features"] !== undefined && !(vine && order >= 2))
-      throw new UsageError("train: --pass-features goes with --prune vine and --order 2 or 3");
+    if (values["pass-features"] !== undefined && !(vine && (order >= 2 || !vinePass)))
+      throw new UsageError(
+        "train: --pass-features goes with --prune vine and --order 2 or 3, or --vine-pass no",
+      );
     // --tune-alpha T: after training, set each pass's test-time α on dev (`vineparse filter tune`).
     const tuneAlpha =
       values["tune-alpha"] === undefined || values["tune-alpha"] === "no"
@@ -227,10 +230,8 @@ export const command: Command = {
         : numberOption("train", "tune-alpha", values["tune-alpha"], 0, { min: 0 });
     if (tuneAlpha !== null && (!vine || values.dev === undefined))
       throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
-    if (!vinePass && (prefix.empty || order === 1))
-      throw new UsageError(
-        "train: --vine-pass no needs filters in front (--prune FILTER,vine) and --order 2 or 3",
-      );
+    if (!vinePass && prefix.empty)
+      throw new UsageError("train: --vine-pass no needs filters in front (--prune FILTER,vine)");
     const margin =
       values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
     const rank = choiceOption(

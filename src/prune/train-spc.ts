@@ -539,7 +539,8 @@ export interface VineCascadeOptions {
   prefix?: PruningCascade;
   /**
    * Whether the cascade starts with a vine pass (default true). Without one, the prefix takes its
-   * place (it needs a prefix, or order ≥ 2 to have a pass at all).
+   * place (it needs a prefix, or order ≥ 2 to have a pass at all), and at order 1 a first-order
+   * max-marginal pass follows the prefix.
    */
   vinePass?: boolean;
   /**
@@ -627,7 +628,9 @@ export const CASCADE_BITS = 20;
 /**
  * Trains the vine-pruning cascade of Rush & Petrov (2012) for a final model of the given order: a vine
  * pass (band chosen on dev among `bands`), then for orders 2 and 3 a first-order max-marginal pass, and
- * for order 3 a second-order one. Each pass is trained as a structured prediction cascade on the masks
+ * for order 3 a second-order one. Without the vine pass the prefix's filters take its place, and a
+ * first-order pass is trained at every order (at order 1 it is a coarse-to-fine step of the same
+ * order, cheapest with `passFeatures` "coarse"). Each pass is trained as a structured prediction cascade on the masks
  * the earlier passes leave on the training data; its α is the largest whose dev gold-arc loss stays
  * within `maxLoss`. Without dev sentences α is tuned on the training data.
  */
@@ -678,7 +681,9 @@ export function trainVineCascade(
         bits: CASCADE_BITS,
       })),
     );
-  if (opts.order >= 2)
+  // Order 1 without a vine pass: a first-order pass takes its place behind the filters (with coarse
+  // features, a coarse-to-fine step of the same order).
+  if (opts.order >= 2 || !vinePass)
     specs.push([
       {
         name: opts.passFeatures === "coarse" ? "first-order (coarse features)" : "first-order",
