@@ -74,9 +74,10 @@ options:
                       order (default 0.002,0.003,0.003)
   --cascade-alpha A   --prune vine: alpha of the training loss (default 0.5)
   --cascade-bits N    --prune vine: log2 of every pass's weight table (default 20)
-  --pass-features full|coarse  --prune vine, --order 2|3 or --vine-pass no: features of the first-order max-marginal
-                      pass: the parser's (default) or a coarse subset with about half the look-ups
-                      per arc (ten tag and word-tag pair templates, in-between UPOS tags only)
+  --pass-features full|coarse  --prune vine with --order 2|3 or --vine-pass no: features of the
+                      first-order max-marginal pass: the parser's (default) or a coarse subset with
+                      about half the look-ups per arc (ten tag and word-tag pair templates,
+                      in-between UPOS tags only)
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes); without it a first-order max-marginal pass follows the
                       filters at every order
