@@ -81,6 +81,9 @@ options:
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes); without it a first-order max-marginal pass follows the
                       filters at every order
+  --train-masks cascade|filters|none  --prune vine --order 1: the masks the parser is trained on: the
+                      whole cascade's (default), the filters' in front of it, or none (every
+                      arc); parsing runs the whole cascade either way
   --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
                       pass follows the first-order one (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
@@ -129,6 +132,7 @@ export const command: Command = {
       "vine-band": { type: "string" },
       "vine-pass": { type: "string" },
       "second-order-pass": { type: "string" },
+      "train-masks": { type: "string" },
       "vine-head-outer": { type: "string" },
       "tune-alpha": { type: "string" },
       "cascade-epochs": { type: "string" },
@@ -231,6 +235,16 @@ export const command: Command = {
         : numberOption("train", "tune-alpha", values["tune-alpha"], 0, { min: 0 });
     if (tuneAlpha !== null && (!vine || values.dev === undefined))
       throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
+    // Order 1: the masks the parser trains on (the cascade's passes are trained on their own masks).
+    const trainMasks = choiceOption(
+      "train",
+      "train-masks",
+      values["train-masks"],
+      ["cascade", "filters", "none"] as const,
+      "cascade",
+    );
+    if (values["train-masks"] !== undefined && !(vine && order === 1))
+      throw new UsageError("train: --train-masks goes with --prune vine and --order 1");
     if (!vinePass && prefix.empty)
       throw new UsageError("train: --vine-pass no needs filters in front (--prune FILTER,vine)");
     const margin =
@@ -289,6 +303,8 @@ export const command: Command = {
     );
     const t0 = Date.now();
     let cascadeResult: VineCascadeResult | null = null;
+    // The filters given in front of the vine cascade (empty without them).
+    let filters = new PruningCascade();
     if (vine) {
       const list = (name: string, v: string | undefined, dflt: string, int: boolean): number[] =>
         (v ?? dflt)
@@ -326,6 +342,7 @@ export const command: Command = {
         },
         log,
       });
+      filters = prefix;
       prefix = cascadeResult.cascade;
       log(cascadeSummary(cascadeResult.passes));
     }
@@ -348,7 +365,12 @@ export const command: Command = {
         bits,
         dev,
         cascade: prefix,
-        masks: cascadeResult?.trainMasks,
+        masks:
+          trainMasks === "cascade"
+            ? cascadeResult?.trainMasks
+            : trainMasks === "filters"
+              ? filters.masksFor(train, vocab)
+              : train.map(() => null),
         onEpoch: onFirstOrderEpoch,
       }));
     } else {

@@ -45,8 +45,12 @@ export interface TrainOptions {
    * still move toward the gold tree) and on dev; the parser keeps it as its default cascade.
    */
   cascade?: PruningCascade;
-  /** Training masks already computed with `cascade` (one per training sentence), to avoid recomputing them. */
-  masks?: ArcMask[];
+  /**
+   * Training masks (one per training sentence; null = every arc), instead of `cascade`'s: its masks
+   * computed beforehand, or looser ones (e.g. only its filters') for a parser that should learn from
+   * more arcs than the cascade leaves.
+   */
+  masks?: (ArcMask | null)[];
   /** Called after every epoch. */
   onEpoch?: (r: EpochReport) => void;
 }
