@@ -10,6 +10,8 @@ import { isTree } from "../src/decode/tree-predicates.js";
 import { Parser } from "../src/parser/parser.js";
 import { evaluateParser, trainParser } from "../src/parser/train.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { LenVinePruner } from "../src/prune/len-vine.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const vocab = new Vocabularies();
@@ -45,6 +47,27 @@ test("training is deterministic given the seed; save → load parses identically
     assert.deepEqual(p.heads, q.heads);
     assert.deepEqual(p.labels, q.labels);
   }
+});
+
+test("given masks replace the cascade's in training; the parser keeps the cascade for parsing", () => {
+  const cascade = new PruningCascade([new LenVinePruner(2)]);
+  const opts = { epochs: 2, bits: 16, labelBits: 10, seed: 3 };
+  const plain = trainParser(train, vocab, opts).parser;
+  // Every arc (null masks) trains the same weights as no cascade at all.
+  const open = trainParser(train, vocab, { ...opts, cascade, masks: train.map(() => null) }).parser;
+  assert.deepEqual(open.arcWeights, plain.arcWeights);
+  assert.equal(open.cascade, cascade);
+  // The cascade's own masks train different weights (length-2 arcs at most).
+  const pruned = trainParser(train, vocab, { ...opts, cascade }).parser;
+  assert.notDeepEqual(pruned.arcWeights, plain.arcWeights);
+  const given = trainParser(train, vocab, { ...opts, cascade, masks: cascade.masksFor(train, vocab) }).parser;
+  assert.deepEqual(given.arcWeights, pruned.arcWeights);
+  // Parsing runs the cascade: no arc longer than 2 in any parse.
+  for (const s of dev.slice(0, 30)) {
+    const heads = open.parse(s, vocab, cascade.prune(s, vocab)).heads;
+    for (let m = 1; m <= s.n; m++) if (heads[m]! > 0) assert.ok(Math.abs(heads[m]! - m) <= 2);
+  }
+  assert.throws(() => trainParser(train, vocab, { ...opts, masks: [null] }), RangeError);
 });
 
 test("parse respects the arc mask: scores only allowed arcs, gold-only mask gives the gold tree", () => {

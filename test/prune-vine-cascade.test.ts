@@ -597,11 +597,14 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       "no",
       "--pass-features",
       "coarse",
+      "--train-masks",
+      "none",
       "--out",
       model1,
     ]);
     assert.equal(t1.status, 0, t1.stderr);
     assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
+    assert.match(t1.stderr, /the parser trains on every arc; parsing runs the whole cascade/);
     const p1 = loadParser(model1);
     assert.equal(p1.cascade.name, "lenvine+maxmarginal");
     assert.equal((p1.cascade.passes[1] as MaxMarginalPass).features, "coarse");
@@ -612,6 +615,8 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       [["--prune", `${filter},vine`, "--vine-pass", "maybe"], /vine-pass/],
       [["--prune", `${filter},vine`, "--second-order-pass", "no"], /--second-order-pass goes with/],
       [["--order", "1", "--prune", "vine", "--pass-features", "coarse"], /--pass-features goes with/],
+      [["--train-masks", "none"], /--train-masks goes with/],
+      [["--order", "1", "--prune", `${filter},vine`, "--train-masks", "some"], /train-masks/],
     ] as const) {
       const out = join(dir, "bad.vpm");
       const r = cli([...common, ...small, ...args, "--out", out]);

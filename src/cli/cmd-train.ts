@@ -345,6 +345,10 @@ export const command: Command = {
       filters = prefix;
       prefix = cascadeResult.cascade;
       log(cascadeSummary(cascadeResult.passes));
+      if (trainMasks !== "cascade")
+        log(
+          `the parser trains on ${trainMasks === "none" ? "every arc" : "the filters' masks"}; parsing runs the whole cascade`,
+        );
     }
     const devText = (r: EpochReport) =>
       r.dev === null ? "" : `  dev UAS ${round(r.dev.uasNoPunct)} LAS ${round(r.dev.lasNoPunct)}`;
