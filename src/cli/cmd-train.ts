@@ -81,9 +81,9 @@ options:
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes); without it a first-order max-marginal pass follows the
                       filters at every order
-  --train-masks cascade|filters|none  --prune vine --order 1: the masks the parser is trained on: the
-                      whole cascade's (default), the filters' in front of it, or none (every
-                      arc); parsing runs the whole cascade either way
+  --train-masks cascade|filters|none  --prune vine: the masks the parser is trained on: the whole
+                      cascade's (default), the filters' in front of it (FILTER,…,vine), or, at
+                      order 1, none (every arc); parsing runs the whole cascade either way
   --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
                       pass follows the first-order one (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
@@ -243,8 +243,12 @@ export const command: Command = {
       ["cascade", "filters", "none"] as const,
       "cascade",
     );
-    if (values["train-masks"] !== undefined && !(vine && order === 1))
-      throw new UsageError("train: --train-masks goes with --prune vine and --order 1");
+    if (values["train-masks"] !== undefined && !vine)
+      throw new UsageError("train: --train-masks goes with --prune vine");
+    if (trainMasks === "none" && order !== 1)
+      throw new UsageError("train: --train-masks none needs --order 1 (orders 2 and 3 train behind filters)");
+    if (trainMasks === "filters" && prefix.empty)
+      throw new UsageError("train: --train-masks filters needs filters in front (--prune FILTER,…,vine)");
     if (!vinePass && prefix.empty)
       throw new UsageError("train: --vine-pass no needs filters in front (--prune FILTER,vine)");
     const margin =
@@ -399,6 +403,7 @@ export const command: Command = {
         partBits,
         k,
         prefix,
+        ...(trainMasks === "filters" ? { trainPrefix: filters } : {}),
         margin,
         rank,
         goldPruned,

@@ -48,6 +48,12 @@ export interface HigherOrderTrainOptions {
    * their masks, the top-k pass prunes what they leave, and the parser keeps them in its cascade.
    */
   prefix?: PruningCascade;
+  /**
+   * The passes whose masks the first-order and higher-order models train on, when not `prefix`'s
+   * (e.g. only the filters in front of a vine cascade, so that the parser learns from more arcs than
+   * the cascade leaves); the top-k pass, if any, follows them. The parser still keeps `prefix`.
+   */
+  trainPrefix?: PruningCascade;
   /** Heads kept per token by the first-order top-k pass (default 10; 0 = no top-k pass). */
   k?: number;
   /** How the pruner ranks heads (default "max-marginal"; or "score"). */
@@ -136,6 +142,7 @@ export function trainHigherOrderParser(
   const costAugmented = opts.costAugmented ?? true;
   const rng = new Rng(opts.seed ?? 1);
   const prefix = opts.prefix ?? new PruningCascade();
+  const trainPrefix = opts.trainPrefix ?? prefix;
 
   // 1. The first-order model (trained on the prefix passes' masks).
   let firstOrder: HigherOrderTrainResult["firstOrder"];
@@ -153,6 +160,7 @@ export function trainHigherOrderParser(
       labelBits: opts.labelBits ?? 18,
       dev: opts.dev,
       cascade: prefix,
+      ...(trainPrefix === prefix ? {} : { masks: trainPrefix.masksFor(train, vocab) }),
       onEpoch: opts.onFirstOrderEpoch,
     });
     firstOrder = { ...r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
@@ -163,6 +171,8 @@ export function trainHigherOrderParser(
       ? new TopKPruner(fo.quantizedArcWeights, k, margin ?? Number.POSITIVE_INFINITY, rank, "parser")
       : null;
   const cascade = topK === null ? prefix : prefix.concat([topK]);
+  const trainCascade =
+    trainPrefix === prefix ? cascade : topK === null ? trainPrefix : trainPrefix.concat([topK]);
 
   // 2. Training masks (computed once: the pruner is fixed).
   const atoms = new AtomCache();
@@ -170,9 +180,9 @@ export function trainHigherOrderParser(
   const masks: ArcMask[] = new Array(train.length);
   const p0 = process.hrtime.bigint();
   let trainPruning: PruningScores | null = null;
-  if (!cascade.empty) {
+  if (!trainCascade.empty) {
     const pev = new PruningEvaluator();
-    const pruned = cascade.masksFor(train, vocab);
+    const pruned = trainCascade.masksFor(train, vocab);
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
       const mask = pruned[i]!;
@@ -198,7 +208,7 @@ export function trainHigherOrderParser(
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const perceptron = algorithm === "perceptron";
   const config: HigherOrderConfig = partBits === undefined ? { order, bits } : { order, bits, partBits };
-  const pruned = !cascade.empty;
+  const pruned = !trainCascade.empty;
   const indices = Array.from(train.keys());
   let margin0 = 0;
   /** Adds the features in fbuf[0..n) with sign ±1 to the update and their score to the margin. */
