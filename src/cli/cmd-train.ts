@@ -235,7 +235,7 @@ export const command: Command = {
         : numberOption("train", "tune-alpha", values["tune-alpha"], 0, { min: 0 });
     if (tuneAlpha !== null && (!vine || values.dev === undefined))
       throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
-    // Order 1: the masks the parser trains on (the cascade's passes are trained on their own masks).
+    // The masks the parser trains on (the cascade's passes are trained on their own masks either way).
     const trainMasks = choiceOption(
       "train",
       "train-masks",
