@@ -13,6 +13,9 @@ import { loadParser } from "../src/parser/load-parser.js";
 import { parsePruned } from "../src/parser/pruned-parse.js";
 import { trainParser } from "../src/parser/train.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
+import { PruningCascade } from "../src/prune/cascade.js";
+import { LenVinePruner } from "../src/prune/len-vine.js";
+import { PruningEvaluator } from "../src/eval/pruning.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const vocab = new Vocabularies();
@@ -70,6 +73,27 @@ test("training reports per-epoch dev scores and keeps the best epoch; policies s
     goldPruned: "restore",
   });
   assert.equal(q.history[0]!.skipped, 0);
+});
+
+test("trainPrefix: the parser trains on its masks and keeps the prefix as its cascade", () => {
+  const loose = new PruningCascade([new LenVinePruner(4)]);
+  const tight = new PruningCascade([new LenVinePruner(2)]);
+  const sents = train.slice(0, 100);
+  const opts = { order: 2 as const, k: 0, epochs: 1, bits: 16 };
+  const r = trainHigherOrderParser(sents, vocab, { ...opts, prefix: tight, trainPrefix: loose });
+  assert.equal(r.parser.cascade, tight);
+  // The training masks are the loose cascade's: their coverage is what it keeps of the gold arcs.
+  const coverage = (c: PruningCascade) => {
+    const ev = new PruningEvaluator();
+    for (const s of sents) ev.add(c.prune(s, vocab), s.head);
+    return ev.scores().coverage;
+  };
+  assert.ok(coverage(loose) > coverage(tight));
+  assert.equal(r.trainPruning!.coverage, coverage(loose));
+  const same = trainHigherOrderParser(sents, vocab, { ...opts, prefix: loose });
+  assert.equal(same.trainPruning!.coverage, coverage(loose));
+  // The same weights (first- and higher-order) as a parser trained with the loose cascade as its prefix.
+  assert.deepEqual(r.parser.toModelData(false).arrays, same.parser.toModelData(false).arrays);
 });
 
 for (const order of [2, 3] as const) {
