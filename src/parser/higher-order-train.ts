@@ -144,7 +144,7 @@ export function trainHigherOrderParser(
   const prefix = opts.prefix ?? new PruningCascade();
   const trainPrefix = opts.trainPrefix ?? prefix;
 
-  // 1. The first-order model (trained on the prefix passes' masks).
+  // 1. The first-order model (trained on the masks of the prefix passes, or of `trainPrefix`).
   let firstOrder: HigherOrderTrainResult["firstOrder"];
   if (opts.firstOrder !== undefined) {
     firstOrder = { parser: opts.firstOrder, history: [], bestEpoch: 0, seconds: 0 };

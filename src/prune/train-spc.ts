@@ -630,9 +630,9 @@ export const CASCADE_BITS = 20;
  * pass (band chosen on dev among `bands`), then for orders 2 and 3 a first-order max-marginal pass, and
  * for order 3 a second-order one. Without the vine pass the prefix's filters take its place, and a
  * first-order pass is trained at every order (at order 1 it is a coarse-to-fine step of the same
- * order, cheapest with `passFeatures` "coarse"). Each pass is trained as a structured prediction cascade on the masks
- * the earlier passes leave on the training data; its α is the largest whose dev gold-arc loss stays
- * within `maxLoss`. Without dev sentences α is tuned on the training data.
+ * order, cheapest with `passFeatures` "coarse"). Each pass is trained as a structured prediction
+ * cascade on the masks the earlier passes leave on the training data; its α is the largest whose dev
+ * gold-arc loss stays within `maxLoss`. Without dev sentences α is tuned on the training data.
  */
 export function trainVineCascade(
   train: readonly Sentence[],
