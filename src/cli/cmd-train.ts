@@ -151,14 +151,17 @@ export const command: Command = {
     const out = requireOption("train", "out", values.out);
     checkWritable(out);
     const order = numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 3 });
-    const decoder = choiceOption("train", "decoder", values.decoder, ["eisner", "mst"] as const, "eisner");
-    const algorithm = choiceOption(
-      "train",
-      "algorithm",
-      values.algorithm,
-      ["mira", "perceptron"] as const,
-      "mira",
-    );
+    // The value of option `name`, one of `choices` (`fallback` when absent).
+    const choice = <C extends string>(name: string, choices: readonly C[], fallback: C): C =>
+      choiceOption(
+        "train",
+        name,
+        values[name as keyof typeof values] as string | undefined,
+        choices,
+        fallback,
+      );
+    const decoder = choice("decoder", ["eisner", "mst"] as const, "eisner");
+    const algorithm = choice("algorithm", ["mira", "perceptron"] as const, "mira");
     const epochs = numberOption("train", "epochs", values.epochs, 10, { integer: true, min: 1 });
     const C = numberOption("train", "C", values.C, 0.1, { min: 0 });
     const seed = numberOption("train", "seed", values.seed, 1, { integer: true });
@@ -210,20 +213,14 @@ export const command: Command = {
       valid: boolean,
       needs: string,
     ): boolean => {
-      const v = choiceOption("train", name, values[name], ["yes", "no"] as const, "yes");
+      const v = choice(name, ["yes", "no"] as const, "yes");
       if (values[name] !== undefined && !valid) throw new UsageError(`train: --${name} goes with ${needs}`);
       return v === "yes";
     };
     const vinePass = yesNo("vine-pass", vine, "--prune FILTER[,FILTER…],vine");
     const secondOrderPass = yesNo("second-order-pass", vine && order === 3, "--prune vine and --order 3");
     const headOuter = yesNo("vine-head-outer", vine, "--prune vine");
-    const passFeatures = choiceOption(
-      "train",
-      "pass-features",
-      values["pass-features"],
-      ["full", "coarse"] as const,
-      "full",
-    );
+    const passFeatures = choice("pass-features", ["full", "coarse"] as const, "full");
     if (values["pass-features"] !== undefined && !(vine && (order >= 2 || !vinePass)))
       throw new UsageError(
         "train: --pass-features goes with --prune vine and --order 2 or 3, or --vine-pass no",
@@ -236,13 +233,7 @@ export const command: Command = {
     if (tuneAlpha !== null && (!vine || values.dev === undefined))
       throw new UsageError("train: --tune-alpha goes with --prune vine and --dev");
     // The masks the parser trains on (the cascade's passes are trained on their own masks either way).
-    const trainMasks = choiceOption(
-      "train",
-      "train-masks",
-      values["train-masks"],
-      ["cascade", "filters", "none"] as const,
-      "cascade",
-    );
+    const trainMasks = choice("train-masks", ["cascade", "filters", "none"] as const, "cascade");
     if (values["train-masks"] !== undefined && !vine)
       throw new UsageError("train: --train-masks goes with --prune vine");
     if (trainMasks === "none" && order !== 1)
@@ -253,20 +244,8 @@ export const command: Command = {
       throw new UsageError("train: --vine-pass no needs filters in front (--prune FILTER,vine)");
     const margin =
       values.margin === undefined ? null : numberOption("train", "margin", values.margin, 0, { min: 0 });
-    const rank = choiceOption(
-      "train",
-      "rank",
-      values.rank,
-      ["max-marginal", "score"] as const,
-      "max-marginal",
-    );
-    const goldPruned = choiceOption(
-      "train",
-      "gold-pruned",
-      values["gold-pruned"],
-      ["update", "skip", "restore"] as const,
-      "update",
-    );
+    const rank = choice("rank", ["max-marginal", "score"] as const, "max-marginal");
+    const goldPruned = choice("gold-pruned", ["update", "skip", "restore"] as const, "update");
     const firstOrderEpochs = numberOption(
       "train",
       "first-order-epochs",
