@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "../src/cli/args.js";
+import {
+  choiceOption,
+  foldOption,
+  numberOption,
+  parseCommandArgs,
+  requireOption,
+  UsageError,
+} from "../src/cli/args.js";
 
 const isUsage = (pattern: RegExp) => (e: unknown) =>
   e instanceof UsageError && e.code.startsWith("ERR_PARSE_ARGS") && pattern.test(e.message);
@@ -43,4 +50,11 @@ test("requireOption, numberOption, choiceOption", () => {
     () => choiceOption("x", "order", "4", ["1", "2"] as const, "1"),
     isUsage(/one of 1, 2; got "4"/),
   );
+});
+
+test("foldOption: K/N with 0 ≤ K < N and N ≥ 2", () => {
+  assert.deepEqual(foldOption("x", "fold", "0/2"), { k: 0, n: 2 });
+  assert.deepEqual(foldOption("x", "fold", " 9/10 "), { k: 9, n: 10 });
+  for (const bad of ["2/2", "0/1", "1", "a/b", "-1/2", "1/2/3", ""])
+    assert.throws(() => foldOption("x", "fold", bad), isUsage(/--fold must be K\/N/), bad);
 });

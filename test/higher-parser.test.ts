@@ -75,7 +75,7 @@ test("training reports per-epoch dev scores and keeps the best epoch; policies s
   assert.equal(q.history[0]!.skipped, 0);
 });
 
-test("trainPrefix: the parser trains on its masks and keeps the prefix as its cascade", () => {
+test("trainPrefix and trainMasks: the parser trains on those masks and keeps the prefix as its cascade", () => {
   const loose = new PruningCascade([new LenVinePruner(4)]);
   const tight = new PruningCascade([new LenVinePruner(2)]);
   const sents = train.slice(0, 100);
@@ -94,6 +94,25 @@ test("trainPrefix: the parser trains on its masks and keeps the prefix as its ca
   assert.equal(same.trainPruning!.coverage, coverage(loose));
   // The same weights (first- and higher-order) as a parser trained with the loose cascade as its prefix.
   assert.deepEqual(r.parser.toModelData(false).arrays, same.parser.toModelData(false).arrays);
+  // Given masks (e.g. fold masks) act as trainPrefix's would; they need k = 0.
+  const given = trainHigherOrderParser(sents, vocab, {
+    ...opts,
+    prefix: tight,
+    trainMasks: loose.masksFor(sents, vocab),
+  });
+  assert.equal(given.parser.cascade, tight);
+  assert.equal(given.trainPruning!.coverage, coverage(loose));
+  assert.deepEqual(given.parser.toModelData(false).arrays, same.parser.toModelData(false).arrays);
+  assert.throws(
+    () =>
+      trainHigherOrderParser(sents, vocab, {
+        ...opts,
+        k: 2,
+        prefix: tight,
+        trainMasks: loose.masksFor(sents, vocab),
+      }),
+    RangeError,
+  );
 });
 
 for (const order of [2, 3] as const) {

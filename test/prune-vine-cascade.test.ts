@@ -489,6 +489,33 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+test("given prefix masks replace the prefix's own on train (fold masks), not on dev", () => {
+  const prefix = new PruningCascade([new LenVinePruner(4)]);
+  // Looser masks than the prefix's: every arc of length ≤ 6.
+  const looser = new PruningCascade([new LenVinePruner(6)]).masksFor(train, vocab);
+  const opts = {
+    order: 1 as const,
+    prefix,
+    vinePass: false,
+    maxLoss: [0.005, 0.01],
+    spc: { epochs: 1, bits: BITS },
+  };
+  const r = trainVineCascade(train, dev, vocab, { ...opts, prefixTrainMasks: looser });
+  const own = trainVineCascade(train, dev, vocab, opts);
+  const kept = (ms: readonly (ArcMask | null)[]) => ms.reduce((a, m) => a + m!.count(), 0);
+  assert.equal(r.passes[0]!.train.keptAfter, kept(looser));
+  assert.ok(r.passes[0]!.train.keptAfter > own.passes[0]!.train.keptAfter);
+  assert.equal(r.passes[0]!.dev!.keptAfter, own.passes[0]!.dev!.keptAfter);
+  for (let i = 0; i < train.length; i++) {
+    const m = r.trainMasks[i]!;
+    for (let c = 0; c < m.bits.length; c++) assert.ok(m.bits[c]! <= looser[i]!.bits[c]!);
+  }
+  assert.throws(
+    () => trainVineCascade(train, dev, vocab, { ...opts, prefixTrainMasks: looser.slice(1) }),
+    RangeError,
+  );
+});
+
 test("CLI: train --order 2 --prune vine stores the cascade in the model; parse runs it or --prune none", () => {
   const dir = mkdtempSync(join(tmpdir(), "vp-vine-cli-"));
   try {
@@ -605,6 +632,41 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     assert.equal(t1.status, 0, t1.stderr);
     assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
     assert.match(t1.stderr, /the parser trains on every arc; parsing runs the whole cascade/);
+    // Fold filters: each trained without its fold, masking that fold of train for the parser.
+    const foldFiles = [0, 1].map((f) => join(dir, `len-f${f}.vpf`));
+    foldFiles.forEach((file, f) => {
+      const r = cli([
+        "filter",
+        "train",
+        "--kind",
+        "lenvine",
+        "--limit",
+        "5",
+        "--fold",
+        `${f}/2`,
+        "--train",
+        trainPath,
+        "--out",
+        file,
+      ]);
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(r.stderr, new RegExp(`fold ${f}/2 left out: training on 50 sentences`));
+    });
+    const model2 = join(dir, "o1-folds.vpm");
+    const t2 = cli([
+      ...o1,
+      "--prune",
+      `${filter},vine`,
+      "--vine-pass",
+      "no",
+      "--filter-folds",
+      foldFiles.join(","),
+      "--out",
+      model2,
+    ]);
+    assert.equal(t2.status, 0, t2.stderr);
+    assert.match(t2.stderr, /training masks: each of 2 folds masked by filters trained without it/);
+    assert.equal(loadParser(model2).cascade.name, "lenvine+maxmarginal");
     const p1 = loadParser(model1);
     assert.equal(p1.cascade.name, "lenvine+maxmarginal");
     assert.equal((p1.cascade.passes[1] as MaxMarginalPass).features, "coarse");
@@ -616,6 +678,8 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       [["--prune", `${filter},vine`, "--second-order-pass", "no"], /--second-order-pass goes with/],
       [["--order", "1", "--prune", "vine", "--pass-features", "coarse"], /--pass-features goes with/],
       [["--train-masks", "none"], /--train-masks goes with/],
+      [["--filter-folds", `${filter},${filter}`], /--filter-folds needs the filters themselves/],
+      [["--prune", filter, "--filter-folds", filter], /one file per fold/],
       [["--order", "1", "--prune", `${filter},vine`, "--train-masks", "some"], /train-masks/],
     ] as const) {
       const out = join(dir, "bad.vpm");

@@ -104,3 +104,17 @@ export function choiceOption<C extends string>(
   if ((choices as readonly string[]).includes(value)) return value as C;
   throw new UsageError(`${command}: --${name} must be one of ${choices.join(", ")}; got "${value}"`);
 }
+
+/**
+ * A fold "K/N" (0 ≤ K < N, N ≥ 2): the sentences whose index i has i mod N = K. `filter train --fold
+ * K/N` trains on every other sentence, so that `train --filter-folds` can mask fold K with a filter
+ * that never saw it.
+ */
+export function foldOption(command: string, name: string, value: string): { k: number; n: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const k = m === null ? Number.NaN : Number(m[1]);
+  const n = m === null ? Number.NaN : Number(m[2]);
+  if (!(n >= 2 && k < n))
+    throw new UsageError(`${command}: --${name} must be K/N with 0 ≤ K < N and N ≥ 2; got "${value}"`);
+  return { k, n };
+}

@@ -22,7 +22,14 @@ import {
   hasAlphaPass,
   tuneCascadeAlphas,
 } from "../prune/tune-alphas.js";
-import { numberOption, type OptionTable, parseCommandArgs, requireOption, UsageError } from "./args.js";
+import {
+  foldOption,
+  numberOption,
+  type OptionTable,
+  parseCommandArgs,
+  requireOption,
+  UsageError,
+} from "./args.js";
 import type { Command } from "./command.js";
 import { FILTER_KINDS } from "./filter/kinds.js";
 
@@ -63,6 +70,8 @@ train options:
   --dev FILE        development treebank (tagged like the data the filter will see)
   --out FILE        where to write the filter
   --after SPEC      train after these passes (on what they leave); the output holds them too
+  --fold K/N        train on every training sentence but those of fold K of N (sentence i is in
+                    fold i mod N), for 'vineparse train --filter-folds'
   --skip-invalid    skip malformed sentences with a warning instead of stopping
   --quiet           no progress output
 kinds:
@@ -129,6 +138,7 @@ async function train(args: string[]): Promise<number> {
     dev: { type: "string" },
     out: { type: "string" },
     after: { type: "string" },
+    fold: { type: "string" },
     "skip-invalid": { type: "boolean" },
     quiet: { type: "boolean" },
   };
@@ -147,7 +157,12 @@ async function train(args: string[]): Promise<number> {
   };
   const prefix = v.after === undefined ? new PruningCascade() : cascadeOf(v.after as string, undefined);
   const vocab = new Vocabularies();
-  const trainSents = loadCorpus(trainPath, vocab, readOpts).sentences;
+  let trainSents = loadCorpus(trainPath, vocab, readOpts).sentences;
+  if (v.fold !== undefined) {
+    const { k, n } = foldOption("filter train", "fold", v.fold as string);
+    trainSents = trainSents.filter((_, i) => i % n !== k);
+    log(`fold ${k}/${n} left out: training on ${trainSents.length} sentences`);
+  }
   const dev = v.dev === undefined ? undefined : loadCorpus(v.dev as string, vocab, readOpts).sentences;
   const own: Record<string, string | boolean | undefined> = {};
   for (const k of Object.keys(kind.options)) own[k] = v[k];

@@ -84,6 +84,11 @@ options:
   --train-masks cascade|filters|none  --prune vine: the masks the parser is trained on: the whole
                       cascade's (default), the filters' in front of it (FILTER,…,vine), or, at
                       order 1, none (every arc); parsing runs the whole cascade either way
+  --filter-folds F0,…,FN-1  with --prune FILTER,…: mask the training sentences of fold k (sentence
+                      i is in fold i mod N) with Fk, the same filters trained without that fold
+                      ('vineparse filter train --fold k/N'), so that the parser and the cascade's
+                      passes learn from masks as sharp as the filters are on new text; dev and
+                      parsing use the --prune filters
   --second-order-pass yes|no  --prune vine --order 3: whether a second-order (sibling) max-marginal
                       pass follows the first-order one (default yes)
   --vine-head-outer yes|no  --prune vine: give the vine pass outer arcs at the heads' end of long
@@ -133,6 +138,7 @@ export const command: Command = {
       "vine-pass": { type: "string" },
       "second-order-pass": { type: "string" },
       "train-masks": { type: "string" },
+      "filter-folds": { type: "string" },
       "vine-head-outer": { type: "string" },
       "tune-alpha": { type: "string" },
       "cascade-epochs": { type: "string" },
@@ -206,6 +212,22 @@ export const command: Command = {
         } else if (item.type === "file") passes.push(...loadCascade(item.path).passes);
       });
       prefix = new PruningCascade(passes);
+    }
+    // --filter-folds: fold k of the training sentences (i mod N = k) masked by the k-th file.
+    const folds =
+      values["filter-folds"] === undefined
+        ? null
+        : values["filter-folds"]
+            .split(",")
+            .map((f) => f.trim())
+            .filter((f) => f !== "")
+            .map((f) => loadCascade(f));
+    if (folds !== null) {
+      if (prefix.empty)
+        throw new UsageError("train: --filter-folds needs the filters themselves in --prune (FILTER,…)");
+      if (folds.length < 2)
+        throw new UsageError("train: --filter-folds needs one file per fold, two or more");
+      if (k > 0) throw new UsageError("train: --filter-folds needs no top-k pass (--k 0)");
     }
     // The cascade's yes/no switches (default yes), each valid only with the options it names.
     const yesNo = (
@@ -281,6 +303,9 @@ export const command: Command = {
     const train = loadCorpus(trainPath, vocab, readOpts).sentences;
     checkParserTrainingData(train, vocab, trainPath);
     const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
+    const foldMasks = folds === null ? null : train.map((s, i) => folds[i % folds.length]!.maskFor(s, vocab));
+    if (folds !== null)
+      log(`training masks: each of ${folds.length} folds masked by filters trained without it`);
     log(
       `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; ${order === 1 ? `${decoder} decoder` : `order ${order}`}; pruning: ${vine ? `${prefix.empty ? "" : `${prefix.name} + `}vine cascade (trained first)` : prefix.empty && k === 0 ? "none" : [...prefix.passes.map((p) => p.kind), ...(order > 1 && k > 0 ? [`top-${k}`] : [])].join(" + ")}; ${algorithm}`,
     );
@@ -297,6 +322,7 @@ export const command: Command = {
       cascadeResult = trainVineCascade(train, dev ?? null, vocab, {
         order: order as 1 | 2 | 3,
         prefix,
+        ...(foldMasks === null ? {} : { prefixTrainMasks: foldMasks }),
         vinePass,
         secondOrderPass,
         passFeatures,
@@ -353,11 +379,11 @@ export const command: Command = {
         dev,
         cascade: prefix,
         masks:
-          trainMasks === "cascade"
-            ? cascadeResult?.trainMasks
+          trainMasks === "none"
+            ? train.map(() => null)
             : trainMasks === "filters"
-              ? filters.masksFor(train, vocab)
-              : train.map(() => null),
+              ? (foldMasks ?? filters.masksFor(train, vocab))
+              : (cascadeResult?.trainMasks ?? foldMasks ?? undefined),
         onEpoch: onFirstOrderEpoch,
       }));
     } else {
@@ -382,7 +408,14 @@ export const command: Command = {
         partBits,
         k,
         prefix,
-        ...(trainMasks === "filters" ? { trainPrefix: filters } : {}),
+        ...(foldMasks !== null
+          ? {
+              trainMasks:
+                trainMasks === "filters" || cascadeResult === null ? foldMasks : cascadeResult.trainMasks,
+            }
+          : trainMasks === "filters"
+            ? { trainPrefix: filters }
+            : {}),
         margin,
         rank,
         goldPruned,

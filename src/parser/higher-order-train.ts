@@ -54,6 +54,11 @@ export interface HigherOrderTrainOptions {
    * the cascade leaves); the top-k pass, if any, follows them. The parser still keeps `prefix`.
    */
   trainPrefix?: PruningCascade;
+  /**
+   * The training sentences' masks, given (one per sentence; null = every arc) instead of computed
+   * with `trainPrefix` or `prefix`: e.g. each fold masked by filters trained without it. Needs k = 0.
+   */
+  trainMasks?: readonly (ArcMask | null)[];
   /** Heads kept per token by the first-order top-k pass (default 10; 0 = no top-k pass). */
   k?: number;
   /** How the pruner ranks heads (default "max-marginal"; or "score"). */
@@ -143,6 +148,11 @@ export function trainHigherOrderParser(
   const rng = new Rng(opts.seed ?? 1);
   const prefix = opts.prefix ?? new PruningCascade();
   const trainPrefix = opts.trainPrefix ?? prefix;
+  const given = opts.trainMasks;
+  if (given !== undefined && given.length !== train.length)
+    throw new RangeError(`trainHigherOrderParser: ${given.length} masks for ${train.length} sentences`);
+  if (given !== undefined && (opts.k ?? 10) > 0)
+    throw new RangeError("trainHigherOrderParser: given training masks need k = 0 (no top-k pass)");
 
   // 1. The first-order model (trained on the masks of the prefix passes, or of `trainPrefix`).
   let firstOrder: HigherOrderTrainResult["firstOrder"];
@@ -160,7 +170,11 @@ export function trainHigherOrderParser(
       labelBits: opts.labelBits ?? 18,
       dev: opts.dev,
       cascade: prefix,
-      ...(trainPrefix === prefix ? {} : { masks: trainPrefix.masksFor(train, vocab) }),
+      ...(given !== undefined
+        ? { masks: [...given] }
+        : trainPrefix === prefix
+          ? {}
+          : { masks: trainPrefix.masksFor(train, vocab) }),
       onEpoch: opts.onFirstOrderEpoch,
     });
     firstOrder = { ...r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
@@ -180,12 +194,14 @@ export function trainHigherOrderParser(
   const masks: ArcMask[] = new Array(train.length);
   const p0 = process.hrtime.bigint();
   let trainPruning: PruningScores | null = null;
-  if (!trainCascade.empty) {
+  const hasMasks = given !== undefined || !trainCascade.empty;
+  if (hasMasks) {
     const pev = new PruningEvaluator();
-    const pruned = trainCascade.masksFor(train, vocab);
+    const pruned = given ?? trainCascade.masksFor(train, vocab);
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
-      const mask = pruned[i]!;
+      // Given masks are copied: the "restore" policy below adds gold arcs to the mask.
+      const mask = given === undefined ? pruned[i]! : (given[i]?.clone() ?? ArcMask.full(s.n));
       pev.add(mask, s.head);
       if (policy === "restore") for (let m = 1; m <= s.n; m++) mask.allow(s.head[m]!, m);
       masks[i] = mask;
@@ -208,7 +224,7 @@ export function trainHigherOrderParser(
   const fbuf = new Int32Array(MAX_ARC_FEATURES);
   const perceptron = algorithm === "perceptron";
   const config: HigherOrderConfig = partBits === undefined ? { order, bits } : { order, bits, partBits };
-  const pruned = !trainCascade.empty;
+  const pruned = hasMasks;
   const indices = Array.from(train.keys());
   let margin0 = 0;
   /** Adds the features in fbuf[0..n) with sign ±1 to the update and their score to the margin. */

@@ -538,6 +538,12 @@ export interface VineCascadeOptions {
    */
   prefix?: PruningCascade;
   /**
+   * The prefix's masks of the training sentences, when they should not be its own: e.g. each fold
+   * masked by filters trained without it (`vineparse train --filter-folds`), which are as sharp on
+   * it as the prefix will be on new text. Dev is still masked by the prefix.
+   */
+  prefixTrainMasks?: readonly (ArcMask | null)[];
+  /**
    * Whether the cascade starts with a vine pass (default true). Without one, the prefix takes its
    * place (it needs a prefix, or order ≥ 2 to have a pass at all), and at order 1 a first-order
    * max-marginal pass follows the prefix.
@@ -657,7 +663,10 @@ export function trainVineCascade(
   const reports: CascadePassReport[] = [];
   if (!prefix.empty) {
     const t0 = performance.now();
-    const newTrain = prefix.masksFor(train, vocab).map((m) => m!);
+    const given = opts.prefixTrainMasks;
+    if (given !== undefined && given.length !== train.length)
+      throw new RangeError(`trainVineCascade: ${given.length} prefix masks for ${train.length} sentences`);
+    const newTrain = (given ?? prefix.masksFor(train, vocab)).map((m, i) => m ?? ArcMask.full(train[i]!.n));
     const newDev = tuneSet === null ? [] : prefix.masksFor(tuneSet, vocab).map((m) => m!);
     const report: CascadePassReport = {
       name: prefix.name,
