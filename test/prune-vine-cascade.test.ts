@@ -592,18 +592,10 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     writeFileSync(trainPath, toyTreebank(100, 3));
     writeFileSync(devPath, toyTreebank(30, 4));
     const filter = join(dir, "len.vpf");
-    const f = cli([
-      "filter",
-      "train",
-      "--kind",
-      "lenvine",
-      "--limit",
-      "5",
-      "--train",
-      trainPath,
-      "--out",
-      filter,
-    ]);
+    // A Len-Vine filter (limit 5) trained on the toy train set, with extra options.
+    const lenFilter = (...extra: string[]) =>
+      cli(["filter", "train", "--kind", "lenvine", "--limit", "5", "--train", trainPath, ...extra]);
+    const f = lenFilter("--out", filter);
     assert.equal(f.status, 0, f.stderr);
     const common = ["train", "--train", trainPath, "--dev", devPath, "--order", "2", "--epochs", "1"];
     const small = ["--cascade-epochs", "2", "--cascade-bits", "14", "--bits", "16"];
@@ -616,54 +608,20 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     // Order 1: a coarse first-order pass takes the vine pass's place behind the filter.
     const model1 = join(dir, "o1.vpm");
     const o1 = [...common.slice(0, -4), "--order", "1", "--epochs", "1", ...small];
-    const t1 = cli([
-      ...o1,
-      "--prune",
-      `${filter},vine`,
-      "--vine-pass",
-      "no",
-      "--pass-features",
-      "coarse",
-      "--train-masks",
-      "none",
-      "--out",
-      model1,
-    ]);
+    const noVine = ["--prune", `${filter},vine`, "--vine-pass", "no"];
+    const t1 = cli([...o1, ...noVine, "--pass-features", "coarse", "--train-masks", "none", "--out", model1]);
     assert.equal(t1.status, 0, t1.stderr);
     assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
     assert.match(t1.stderr, /the parser trains on every arc; parsing runs the whole cascade/);
     // Fold filters: each trained without its fold, masking that fold of train for the parser.
     const foldFiles = [0, 1].map((f) => join(dir, `len-f${f}.vpf`));
     foldFiles.forEach((file, f) => {
-      const r = cli([
-        "filter",
-        "train",
-        "--kind",
-        "lenvine",
-        "--limit",
-        "5",
-        "--fold",
-        `${f}/2`,
-        "--train",
-        trainPath,
-        "--out",
-        file,
-      ]);
+      const r = lenFilter("--fold", `${f}/2`, "--out", file);
       assert.equal(r.status, 0, r.stderr);
       assert.match(r.stderr, new RegExp(`fold ${f}/2 left out: training on 50 sentences`));
     });
     const model2 = join(dir, "o1-folds.vpm");
-    const t2 = cli([
-      ...o1,
-      "--prune",
-      `${filter},vine`,
-      "--vine-pass",
-      "no",
-      "--filter-folds",
-      foldFiles.join(","),
-      "--out",
-      model2,
-    ]);
+    const t2 = cli([...o1, ...noVine, "--filter-folds", foldFiles.join(","), "--out", model2]);
     assert.equal(t2.status, 0, t2.stderr);
     assert.match(t2.stderr, /training masks: each of 2 folds masked by filters trained without it/);
     assert.equal(loadParser(model2).cascade.name, "lenvine+maxmarginal");
