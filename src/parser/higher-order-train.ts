@@ -153,6 +153,9 @@ export function trainHigherOrderParser(
     throw new RangeError(`trainHigherOrderParser: ${given.length} masks for ${train.length} sentences`);
   if (given !== undefined && (opts.k ?? 10) > 0)
     throw new RangeError("trainHigherOrderParser: given training masks need k = 0 (no top-k pass)");
+  // `trainPrefix`'s masks of the training sentences, made once for both models.
+  let prefixMasks: (ArcMask | null)[] | undefined;
+  const trainPrefixMasks = () => (prefixMasks ??= trainPrefix.masksFor(train, vocab));
 
   // 1. The first-order model (trained on the masks of the prefix passes, or of `trainPrefix`).
   let firstOrder: HigherOrderTrainResult["firstOrder"];
@@ -171,10 +174,10 @@ export function trainHigherOrderParser(
       dev: opts.dev,
       cascade: prefix,
       ...(given !== undefined
-        ? { masks: [...given] }
+        ? { masks: given }
         : trainPrefix === prefix
           ? {}
-          : { masks: trainPrefix.masksFor(train, vocab) }),
+          : { masks: trainPrefixMasks() }),
       onEpoch: opts.onFirstOrderEpoch,
     });
     firstOrder = { ...r, seconds: Number(process.hrtime.bigint() - t0) / 1e9 };
@@ -197,7 +200,9 @@ export function trainHigherOrderParser(
   const hasMasks = given !== undefined || !trainCascade.empty;
   if (hasMasks) {
     const pev = new PruningEvaluator();
-    const pruned = given ?? trainCascade.masksFor(train, vocab);
+    const pruned =
+      given ??
+      (topK === null && trainPrefix !== prefix ? trainPrefixMasks() : trainCascade.masksFor(train, vocab));
     for (let i = 0; i < train.length; i++) {
       const s = train[i]!;
       // Given masks are copied: the "restore" policy below adds gold arcs to the mask.

@@ -50,7 +50,7 @@ export interface TrainOptions {
    * computed beforehand, or looser ones (e.g. only its filters') for a parser that should learn from
    * more arcs than the cascade leaves.
    */
-  masks?: (ArcMask | null)[];
+  masks?: readonly (ArcMask | null)[];
   /** Called after every epoch. */
   onEpoch?: (r: EpochReport) => void;
 }
@@ -113,7 +113,7 @@ export function trainParser(
   const order = Array.from(train.keys());
   const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
   const cascade = opts.cascade ?? new PruningCascade();
-  const masks: (ArcMask | null)[] = opts.masks ?? cascade.masksFor(train, vocab);
+  const masks: readonly (ArcMask | null)[] = opts.masks ?? cascade.masksFor(train, vocab);
   if (masks.length !== train.length)
     throw new RangeError(`trainParser: ${masks.length} masks for ${train.length} sentences`);
 
