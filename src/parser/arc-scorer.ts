@@ -25,6 +25,20 @@ export class ArcScorer {
   scores = new Float64Array(0);
   /** Number of arcs whose features were extracted by the last `scoreAll` (for measurements). */
   scored = 0;
+  /**
+   * Whether `scoreAll` under a mask gives score 0, without extracting features, to every arc that is
+   * the only allowed head of its modifier. Every tree the mask admits contains such an arc, so its score
+   * adds one constant to all of them: neither the best tree nor any max-marginal comparison (the
+   * threshold α·max + (1 − α)·mean moves by the same constant) depends on it. Off by default: trainers
+   * learn from those scores and top-k ranks each modifier's heads. Parsers and max-marginal passes turn
+   * it on, and rescore with it off before a fallback decode (a mask admitting no tree), whose restored
+   * arcs compete with the skipped ones.
+   */
+  skipForced = false;
+  /** Number of arcs the last `scoreAll` gave 0 as forced (see `skipForced`). */
+  forced = 0;
+  /** Per modifier: 0, 1 or 2 (two or more) allowed heads, made by `scoreAll` with `skipForced`. */
+  private heads = new Uint8Array(0);
   private headCache = new Float64Array(0);
   private modCache = new Float64Array(0);
   private readonly between = new BetweenTags();
@@ -56,6 +70,8 @@ export class ArcScorer {
     const scores = this.scores;
     const between = this.between;
     let scored = 0;
+    let forced = 0;
+    const heads = mask !== null && this.skipForced ? this.countHeads(mask) : null;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       scores[row + h] = Number.NEGATIVE_INFINITY;
@@ -65,7 +81,10 @@ export class ArcScorer {
       let next = h - 1;
       for (let m = h - 1; m >= 1; m--) {
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
-        else {
+        else if (heads !== null && heads[m] === 1) {
+          scores[row + m] = 0;
+          forced++;
+        } else {
           for (; next > m; next--) between.add(x, next);
           this.score(x, h, m, scores, row + m);
           scored++;
@@ -75,7 +94,10 @@ export class ArcScorer {
       next = h + 1;
       for (let m = h + 1; m <= n; m++) {
         if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
-        else {
+        else if (heads !== null && heads[m] === 1) {
+          scores[row + m] = 0;
+          forced++;
+        } else {
           for (; next < m; next++) between.add(x, next);
           this.score(x, h, m, scores, row + m);
           scored++;
@@ -83,7 +105,23 @@ export class ArcScorer {
       }
     }
     this.scored = scored;
+    this.forced = forced;
     return scores;
+  }
+
+  /** How many heads `mask` allows each modifier (saturating at 2), in `this.heads[1..n]`. */
+  private countHeads(mask: ArcMask): Uint8Array {
+    const n = mask.n;
+    const size = n + 1;
+    if (this.heads.length < size) this.heads = new Uint8Array(size * 2);
+    const heads = this.heads;
+    heads.fill(0, 0, size);
+    const bits = mask.bits;
+    for (let h = 0; h <= n; h++) {
+      const row = h * size;
+      for (let m = 1; m <= n; m++) if (bits[row + m] !== 0) heads[m] = heads[m] === 0 ? 1 : 2;
+    }
+    return heads;
   }
 
   /**

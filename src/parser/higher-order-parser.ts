@@ -87,8 +87,21 @@ export class HigherOrderParser implements DependencyParser {
     this.labels = firstOrder.labels;
     this.cascade = cascade;
     this.scorer = new HigherOrderScorer(this.quant.weights, this.quant.scale, config.partBits);
+    this.scorer.skipForced = true;
     this.second = config.order === 2 ? new SecondOrderDecoder() : null;
     this.third = config.order === 3 ? new ThirdOrderDecoder() : null;
+  }
+
+  /**
+   * Whether parsing under a mask leaves each modifier's only allowed head without first-order
+   * features (on by default; see `HigherOrderScorer.skipForced`): the same trees, up to exact ties.
+   */
+  get skipForced(): boolean {
+    return this.scorer.skipForced;
+  }
+
+  set skipForced(on: boolean) {
+    this.scorer.skipForced = on;
   }
 
   /** First-order arc weights of the carried first-order model. */
@@ -129,7 +142,18 @@ export class HigherOrderParser implements DependencyParser {
   }
 
   private decodePrepared(x: FeatureSentence, mask: ArcMask): HigherOrderParse {
-    this.scorer.prepare(x, mask);
+    const scorer = this.scorer;
+    scorer.prepare(x, mask);
+    const r = this.decodeScored(mask);
+    if (!r.fallback || scorer.arcsForced === 0) return r;
+    // The fallback tree may leave a forced arc for a restored one: it needs their real scores.
+    scorer.skipForced = false;
+    scorer.prepare(x, mask);
+    scorer.skipForced = true;
+    return this.decodeScored(mask);
+  }
+
+  private decodeScored(mask: ArcMask): HigherOrderParse {
     if (this.second !== null) return this.second.decode(mask, this.scorer);
     return this.third!.decode(mask, this.scorer);
   }

@@ -108,6 +108,23 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     return this.arcs.scored;
   }
 
+  /**
+   * Whether `prepare` leaves each modifier's only allowed head unscored (first-order score 0; see
+   * `ArcScorer.skipForced`): every tree contains that arc, and the parts around it are still scored.
+   */
+  get skipForced(): boolean {
+    return this.arcs.skipForced;
+  }
+
+  set skipForced(on: boolean) {
+    this.arcs.skipForced = on;
+  }
+
+  /** Number of forced arcs the last `prepare` left unscored. */
+  get arcsForced(): number {
+    return this.arcs.forced;
+  }
+
   /** Score of arc h→m (first-order features; arcs a decoder's fallback restored are scored on demand). */
   arc(h: number, m: number): number {
     const i = h * this.size + m;

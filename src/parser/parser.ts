@@ -90,6 +90,8 @@ export class Parser implements DependencyParser {
       this.arcInt = int16FromPacked(arcWeights, 1 << config.bits);
     }
     this.scorer = new ArcScorer(this.arcInt.weights, this.arcInt.scale);
+    // A modifier's only allowed head needs no score (see `ArcScorer.skipForced`).
+    this.scorer.skipForced = true;
     this.decoder = createFirstOrderDecoder(config.decoder);
     const rows = 1 << config.labelBits;
     if (labelWeights instanceof LabelRows) {
@@ -99,6 +101,18 @@ export class Parser implements DependencyParser {
         );
       this.labelRows = labelWeights;
     } else this.labelRows = LabelRows.fromPacked(labelWeights, rows, labels.length);
+  }
+
+  /**
+   * Whether parsing under a mask leaves each modifier's only allowed head unscored (on by default; see
+   * `ArcScorer.skipForced`): the same trees, up to exact ties, for fewer arcs scored.
+   */
+  get skipForced(): boolean {
+    return this.scorer.skipForced;
+  }
+
+  set skipForced(on: boolean) {
+    this.scorer.skipForced = on;
   }
 
   /** Label weights, packed (rebuilt from the scoring rows, which hold the same values). */
@@ -132,9 +146,17 @@ export class Parser implements DependencyParser {
   /** `parse` with `labels` left empty, for `labelTree`. */
   parseUnlabelled(s: Sentence, vocab: Vocabularies, mask: ArcMask | null = null): ParseResult {
     const x = this.atoms.prepare(s, vocab, this.fs);
-    const scores = this.scorer.scoreAll(x, mask);
-    const r = this.decoder.decode(x.n, scores, mask);
-    return { heads: r.heads, labels: NO_LABELS, fallback: r.fallback, arcsScored: this.scorer.scored };
+    const scorer = this.scorer;
+    let r = this.decoder.decode(x.n, scorer.scoreAll(x, mask), mask);
+    let arcsScored = scorer.scored;
+    if (r.fallback && scorer.forced > 0) {
+      // The fallback tree may leave a forced arc for a restored one: it needs their real scores.
+      scorer.skipForced = false;
+      r = this.decoder.decode(x.n, scorer.scoreAll(x, mask), mask);
+      scorer.skipForced = true;
+      arcsScored += scorer.scored;
+    }
+    return { heads: r.heads, labels: NO_LABELS, fallback: r.fallback, arcsScored };
   }
 
   /** The labels of tree `heads` of sentence `s`, as `parse` assigns them. */

@@ -71,11 +71,14 @@ export class MaxMarginalPass implements ArcPruner {
       throw new VineparseError("usage", "coarse features are for a first-order max-marginal pass");
     if (order === 1) {
       this.arcScorer = new ArcScorer(weights.weights, weights.scale, features === "coarse");
+      // A forced arc's score moves every max-marginal and t_α alike (see `ArcScorer.skipForced`).
+      this.arcScorer.skipForced = true;
       this.first = new EisnerMaxMarginals();
       this.sibScorer = null;
       this.second = null;
     } else {
       this.sibScorer = new HigherOrderScorer(weights.weights, weights.scale);
+      this.sibScorer.skipForced = true;
       this.second = new SiblingMaxMarginals();
       this.arcScorer = null;
       this.first = null;
@@ -90,6 +93,19 @@ export class MaxMarginalPass implements ArcPruner {
     features: PassFeatures = "full",
   ): MaxMarginalPass {
     return new MaxMarginalPass(order, int16Weights(w), alpha, features);
+  }
+
+  /**
+   * Whether the pass leaves each modifier's only allowed head without first-order features (on by
+   * default; see `ArcScorer.skipForced`): every max-marginal and t_α move by the same constant.
+   */
+  get skipForced(): boolean {
+    return (this.arcScorer ?? this.sibScorer!).skipForced;
+  }
+
+  set skipForced(on: boolean) {
+    if (this.arcScorer !== null) this.arcScorer.skipForced = on;
+    else this.sibScorer!.skipForced = on;
   }
 
   /** Keeps the arcs whose max-marginal reaches t_α, in place. */
