@@ -187,6 +187,59 @@ for (const singleRoot of [true, false]) {
   });
 }
 
+/** `HashScorer` that lets decoders leave the parts every tree holds alike unasked (`skipForced`). */
+class SkipScorer extends HashScorer {
+  readonly skipForced = true;
+}
+
+test("skipForced: decoders leave the fixed sibling chains of forced sides unscored and still find the brute-force best tree", () => {
+  const rng = new Rng(41);
+  const second = new SecondOrderDecoder();
+  const third = new ThirdOrderDecoder();
+  let cases = 0;
+  let skipped2 = 0;
+  let skipped3 = 0;
+  for (let n = 2; n <= 7; n++) {
+    for (let t = 0; t < (n <= 5 ? 60 : 20); t++) {
+      // Half the modifiers keep a single random head of those allowed: their arcs are forced.
+      const mask = randomMask(rng, n, 0.75);
+      for (let m = 1; m <= n; m++) {
+        if (rng.next() < 0.5) continue;
+        const heads = [];
+        for (let h = 0; h <= n; h++) if (mask.allows(h, m)) heads.push(h);
+        if (heads.length < 2) continue;
+        const keep = heads[rng.int(heads.length)]!;
+        for (const h of heads) if (h !== keep) mask.remove(h, m);
+      }
+      const trees = allTrees(mask, true);
+      if (trees.length === 0) continue;
+      const seed = rng.int(1 << 30);
+      const scorer = new HashScorer(seed);
+      let best2 = Number.NEGATIVE_INFINITY;
+      let best3 = Number.NEGATIVE_INFINITY;
+      for (const tr of trees) {
+        best2 = Math.max(best2, scoreSiblingTree(tr, scorer));
+        best3 = Math.max(best3, scoreGrandSiblingTree(tr, scorer));
+      }
+      const ctx = `n=${n} t=${t}`;
+      const all2 = second.decode(mask, new StrictScorer(scorer, mask));
+      const r2 = second.decode(mask, new SkipScorer(seed));
+      assert.ok(close(scoreSiblingTree(r2.heads, scorer), best2), `${ctx}: 2nd order`);
+      assert.deepEqual(r2.heads, all2.heads, ctx);
+      const all3 = third.decode(mask, new StrictScorer(scorer, mask));
+      const r3 = third.decode(mask, new SkipScorer(seed));
+      assert.ok(close(scoreGrandSiblingTree(r3.heads, scorer), best3), `${ctx}: 3rd order`);
+      assert.deepEqual(r3.heads, all3.heads, ctx);
+      // The reported scores leave out the same constant for every tree.
+      skipped2 += all2.partsScored - r2.partsScored;
+      skipped3 += all3.partsScored - r3.partsScored;
+      cases++;
+    }
+  }
+  assert.ok(cases > 100, `${cases} cases`);
+  assert.ok(skipped2 > 200 && skipped3 > 200, `parts left unasked: ${skipped2}, ${skipped3}`);
+});
+
 test("a mask admitting only a non-projective tree falls back without scoring pruned parts", () => {
   // Only tree: 0→2, 2→4, 4→1, 1→3 (arc 4→1 covers 2, which is not below 4).
   const mask = ArcMask.fromHeads([-1, 4, 0, 1, 2], 4);

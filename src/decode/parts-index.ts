@@ -141,7 +141,10 @@ export class SiblingIndex {
 /**
  * Fills `table` (length ≥ index.triSize) with arc(h, m) + sib(h, s, m) for every allowed sibling part,
  * asking the scorer once per part; with `singleRoot` the root's parts with an inner sibling are skipped
- * (they cannot occur). Returns the number of part scores asked for.
+ * (they cannot occur). With `scorer.skipForced`, a side of a head whose every allowed modifier has no
+ * other allowed head gets 0 for all its parts, unasked: every tree holds exactly the chain of those
+ * modifiers, so its parts add the same to every tree, and the other parts of its triangle (a modifier
+ * skipped) lie in none. Returns the number of part scores asked for.
  */
 export function scoreSiblingTable(
   index: SiblingIndex,
@@ -149,7 +152,8 @@ export function scoreSiblingTable(
   table: Float64Array,
   singleRoot: boolean,
 ): number {
-  const { n, mods, start, count, rowBase, size } = index;
+  const { n, mods, start, count, rowBase, size, headCount } = index;
+  const skip = scorer.skipForced === true;
   let asked = 0;
   for (let h = 0; h <= n; h++) {
     for (let side = 0; side < 2; side++) {
@@ -157,6 +161,12 @@ export function scoreSiblingTable(
       const s0 = start[g]!;
       const k = count[g]!;
       const withSiblings = !(singleRoot && h === 0);
+      if (skip && k > 0 && closedSide(mods, s0, k, headCount)) {
+        const rb = rowBase[h * size + mods[s0]!]!;
+        // The group's triangle rows are contiguous: j + 1 slots for its j-th modifier.
+        table.fill(0, rb - 1, rb - 1 + (k * (k + 1)) / 2);
+        continue;
+      }
       for (let j = 0; j < k; j++) {
         const m = mods[s0 + j]!;
         const rb = rowBase[h * size + m]!;
@@ -170,4 +180,10 @@ export function scoreSiblingTable(
     }
   }
   return asked;
+}
+
+/** Whether every modifier of a head side's group has that head as its only allowed head. */
+function closedSide(mods: Int32Array, s0: number, k: number, headCount: Int32Array): boolean {
+  for (let j = 0; j < k; j++) if (headCount[mods[s0 + j]!] !== 1) return false;
+  return true;
 }

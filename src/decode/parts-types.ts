@@ -14,6 +14,14 @@ export interface SiblingScorer {
   arc(h: number, m: number): number;
   /** Score of sibling part (h, s, m); s = h encodes "no inner sibling". */
   sib(h: number, s: number, m: number): number;
+  /**
+   * When true, decoders may score 0, without asking, the parts that every tree under the mask holds
+   * alike: the sibling parts of a side of a head all of whose allowed modifiers there have no other
+   * allowed head (that side's children and their order are fixed). Trees keep their order and their
+   * scores move by one constant, so parsers and max-marginal passes set it; trainers, which need the
+   * true score of the decoded tree, leave it unset.
+   */
+  readonly skipForced?: boolean;
 }
 
 /**
