@@ -22,7 +22,7 @@ import {
 import type { DependencyParser } from "../src/parser/types.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { loadCascade, prunerFromModelData } from "../src/prune/load-pruner.js";
-import { MAX_MARGINAL_KIND } from "../src/prune/max-marginal-pass.js";
+import { MAX_MARGINAL_KIND, MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
 import { TOPK_KIND } from "../src/prune/top-k.js";
 import { VINE_KIND } from "../src/prune/vine-pass.js";
 import { topKFor } from "../src/prune/spec.js";
@@ -160,12 +160,18 @@ class Row {
   }
 }
 
+/** Makes the max-marginal passes of `cascade` score every allowed arc, forced ones included. */
+function scoreEveryPart(cascade: PruningCascade): void {
+  for (const p of cascade.passes) if (p instanceof MaxMarginalPass) p.skipForced = false;
+}
+
 /**
  * `npm run bench -- cascade --model1 M1 --model2 M2 --model3 M3 [--dev F] [--reps 3] [--k 10]
- * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…] [--min-length N]`: models
- * trained with `vineparse train --order N --prune vine` (or `--prune CASCADE_FILE`); every row runs the
- * same final model of its order, but the --also rows, which run other models of that order with their
- * own cascades. --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
+ * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…] [--all-parts
+ * ORDER:NAME=PATH;…] [--min-length N]`: models trained with `vineparse train --order N --prune vine` (or
+ * `--prune CASCADE_FILE`); every row runs the same final model of its order, but the --also rows,
+ * which run other models of that order with their own cascades, and the --all-parts rows, which do the
+ * same with every allowed part scored (`skipForced` off: what leaving forced parts unscored saves). --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
  * Penn Treebank's average, on which Rush & Petrov measured).
  */
 export const experiment: Experiment = {
@@ -184,17 +190,22 @@ export const experiment: Experiment = {
       "min-length": { type: "string" },
       alphas: { type: "string" },
       also: { type: "string" },
+      "all-parts": { type: "string" },
     });
     // Other models' own cascades, each a row of its order: "ORDER:NAME=PATH;…" (e.g. a model trained
     // with --prune FILTER,vine, whose cascade starts with the filters).
-    const also = (values.also ?? "")
-      .split(";")
-      .filter((x) => x.trim() !== "")
-      .map((entry) => {
-        const m = /^\s*([123])\s*:\s*([^=]+?)\s*=\s*(.+?)\s*$/.exec(entry);
-        if (m === null) throw new BenchAbort(`cascade: --also wants ORDER:NAME=PATH, not "${entry}"`);
-        return { order: Number(m[1]), name: m[2]!, path: m[3]! };
-      });
+    // --all-parts rows are --also rows whose parser and passes score every allowed part, the forced
+    // ones included (skipForced off): the same trees, to time what skipping them saves in one run.
+    const otherRows = (option: "also" | "all-parts", skipForced: boolean) =>
+      (values[option] ?? "")
+        .split(";")
+        .filter((x) => x.trim() !== "")
+        .map((entry) => {
+          const m = /^\s*([123])\s*:\s*([^=]+?)\s*=\s*(.+?)\s*$/.exec(entry);
+          if (m === null) throw new BenchAbort(`cascade: --${option} wants ORDER:NAME=PATH, not "${entry}"`);
+          return { order: Number(m[1]), name: m[2]!, path: m[3]!, skipForced };
+        });
+    const also = [...otherRows("also", true), ...otherRows("all-parts", false)];
     // Extra rows of each model's own cascade with the passes' α replaced: "a1,a2,a3;b1,b2,b3" (one
     // value per pass that has an α, in order; filter passes have none).
     const alphaSets = (values.alphas ?? "")
@@ -257,6 +268,7 @@ export const experiment: Experiment = {
           const copy = new PruningCascade(
             model.cascade.passes.map((p) => prunerFromModelData(p.toModelData(), path)),
           );
+          if (!model.skipForced) scoreEveryPart(copy);
           const given = setCascadeAlphas(copy, set.slice(0, copy.passes.filter(isAlphaPass).length));
           rows.push(
             new Row(order, `${name} α ${given.map((p) => p.alpha).join("/")}`, model, copy, sents, vocab),
@@ -268,6 +280,10 @@ export const experiment: Experiment = {
         const other = loadParser(a.path);
         if (other.order !== order)
           throw new BenchAbort(`cascade: ${a.path} is of order ${other.order}, not ${order}`);
+        if (!a.skipForced) {
+          other.skipForced = false;
+          scoreEveryPart(other.cascade);
+        }
         ctx.note(`order ${order}, ${a.name}: ${a.path}, cascade ${other.cascade.name}`);
         cascadeRows(a.name, other, a.path);
       }

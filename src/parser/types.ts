@@ -33,6 +33,12 @@ export interface DependencyParser {
   /** First-order arc weights of the model (what a top-k pass ranks heads with), or null if it has none. */
   readonly firstOrderWeights: QuantizedWeights | null;
   /**
+   * Whether parsing under a mask leaves unscored the parts every allowed tree holds (a modifier's only
+   * allowed head; the sibling chain of a head side whose modifiers have no other head): the same trees
+   * up to exact ties, for less work. On by default; off scores every allowed part (for comparisons).
+   */
+  skipForced: boolean;
+  /**
    * Parses a sentence (using its form/UPOS/XPOS) whose ids refer to `vocab`, using only the arcs `mask`
    * allows (null = every arc: exhaustive parsing).
    */
