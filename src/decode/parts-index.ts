@@ -40,6 +40,11 @@ export class SiblingIndex {
   triSize = 0;
   /** Number of allowed arcs. */
   arcs = 0;
+  /**
+   * closed[2h + side] = 1 when every allowed modifier of h on that side has h as its only allowed head
+   * (so that side's children and their order are the same in every tree); made by `markClosed`.
+   */
+  closed = new Uint8Array(0);
   private readonly scanner = new SetCellScanner();
   private cursor = new Int32Array(0);
 
@@ -138,6 +143,15 @@ export class SiblingIndex {
   }
 }
 
+/** Fills `index.closed` for the index's groups (see `SiblingIndex.closed`). */
+export function markClosed(index: SiblingIndex): Uint8Array {
+  const { n, mods, start, count, headCount } = index;
+  if (index.closed.length < 2 * (n + 1)) index.closed = new Uint8Array(4 * (n + 1));
+  const closed = index.closed;
+  for (let g = 0; g < 2 * (n + 1); g++) closed[g] = closedSide(mods, start[g]!, count[g]!, headCount) ? 1 : 0;
+  return closed;
+}
+
 /**
  * Fills `table` (length ≥ index.triSize) with arc(h, m) + sib(h, s, m) for every allowed sibling part,
  * asking the scorer once per part; with `singleRoot` the root's parts with an inner sibling are skipped
@@ -152,8 +166,8 @@ export function scoreSiblingTable(
   table: Float64Array,
   singleRoot: boolean,
 ): number {
-  const { n, mods, start, count, rowBase, size, headCount } = index;
-  const skip = scorer.skipForced === true;
+  const { n, mods, start, count, rowBase, size } = index;
+  const closed = scorer.skipForced === true ? markClosed(index) : null;
   let asked = 0;
   for (let h = 0; h <= n; h++) {
     for (let side = 0; side < 2; side++) {
@@ -161,7 +175,7 @@ export function scoreSiblingTable(
       const s0 = start[g]!;
       const k = count[g]!;
       const withSiblings = !(singleRoot && h === 0);
-      if (skip && k > 0 && closedSide(mods, s0, k, headCount)) {
+      if (closed !== null && k > 0 && closed[g] === 1) {
         const rb = rowBase[h * size + mods[s0]!]!;
         // The group's triangle rows are contiguous: j + 1 slots for its j-th modifier.
         table.fill(0, rb - 1, rb - 1 + (k * (k + 1)) / 2);

@@ -45,6 +45,8 @@ export class ThirdOrderDecoder {
   private size = 0;
   private out: Int32Array = new Int32Array(0);
   private scorer: GrandSiblingScorer | null = null;
+  /** `scorer.skipForced` of the current decode: parts every tree holds are scored 0, unasked. */
+  private skip = false;
   private asked = 0;
 
   /** Best projective tree under Σ arc + sib + grand + gsib; falls back to adjacent arcs if the mask admits none. */
@@ -75,6 +77,7 @@ export class ThirdOrderDecoder {
     this.asked = scoreSiblingTable(index, scorer, this.table, singleRoot);
     this.layout(n + 1);
     this.scorer = scorer;
+    this.skip = scorer.skipForced === true;
     let score: number;
     try {
       score = this.fill(singleRoot);
@@ -255,6 +258,10 @@ export class ThirdOrderDecoder {
       const q0 = headStart[a]!;
       const qK = headCount[a]!;
       const iOff = this.iOff;
+      // With a's head forced, grand(g, a, b) is in every tree when b's head is forced too, and the
+      // grand-sibling parts of a's right children when all of them are (`SiblingIndex.closed`).
+      const fixedGrand = this.skip && qK === 1 && headCount[b] === 1;
+      const fixedChain = fixedGrand && this.index.closed[2 * a + 1] === 1;
       for (let q = 0; q < qK; q++) {
         const g = heads[q0 + q]!;
         if (g >= a && g <= b) continue;
@@ -262,21 +269,27 @@ export class ThirdOrderDecoder {
         let best = NEG;
         let arg = a;
         if (first > NEG) {
-          best = first + none + scorer.gsib(g, a, a, b);
-          asked++;
+          best = first + none;
+          if (!fixedChain) {
+            best += scorer.gsib(g, a, a, b);
+            asked++;
+          }
         }
         for (let i = 0; i < sibs; i++) {
           let v = inc[gi + s0 + i]! + sp[base + i]!;
           if (v > NEG) {
-            v += table[base + i]! + scorer.gsib(g, a, mods[s0 + i]!, b);
-            asked++;
+            v += table[base + i]!;
+            if (!fixedChain) {
+              v += scorer.gsib(g, a, mods[s0 + i]!, b);
+              asked++;
+            }
             if (v > best) {
               best = v;
               arg = mods[s0 + i]!;
             }
           }
         }
-        if (best > NEG) {
+        if (best > NEG && !fixedGrand) {
           best += scorer.grand(g, a, b);
           asked++;
         }
@@ -295,6 +308,8 @@ export class ThirdOrderDecoder {
       const sibs = pos[rb + a]!;
       const q0 = headStart[b]!;
       const qK = headCount[b]!;
+      const fixedGrand = this.skip && qK === 1 && headCount[a] === 1;
+      const fixedChain = fixedGrand && this.index.closed[2 * b] === 1;
       for (let q = 0; q < qK; q++) {
         const g = heads[q0 + q]!;
         if (g >= a && g <= b) continue;
@@ -302,21 +317,27 @@ export class ThirdOrderDecoder {
         let best = NEG;
         let arg = b;
         if (first > NEG) {
-          best = first + none + scorer.gsib(g, b, b, a);
-          asked++;
+          best = first + none;
+          if (!fixedChain) {
+            best += scorer.gsib(g, b, b, a);
+            asked++;
+          }
         }
         for (let i = 0; i < sibs; i++) {
           let v = inc[gi + s0 + i]! + sp[base + i]!;
           if (v > NEG) {
-            v += table[base + i]! + scorer.gsib(g, b, mods[s0 + i]!, a);
-            asked++;
+            v += table[base + i]!;
+            if (!fixedChain) {
+              v += scorer.gsib(g, b, mods[s0 + i]!, a);
+              asked++;
+            }
             if (v > best) {
               best = v;
               arg = mods[s0 + i]!;
             }
           }
         }
-        if (best > NEG) {
+        if (best > NEG && !fixedGrand) {
           best += scorer.grand(g, b, a);
           asked++;
         }
