@@ -93,8 +93,9 @@ export class HigherOrderParser implements DependencyParser {
   }
 
   /**
-   * Whether parsing under a mask leaves each modifier's only allowed head without first-order
-   * features (on by default; see `HigherOrderScorer.skipForced`): the same trees, up to exact ties.
+   * Whether parsing under a mask leaves unscored the parts every allowed tree holds: each modifier's
+   * only allowed head, and the parts of head sides whose children are fixed (on by default; see
+   * `HigherOrderScorer.skipForced`). The same trees, up to exact ties.
    */
   get skipForced(): boolean {
     return this.scorer.skipForced;
@@ -146,7 +147,8 @@ export class HigherOrderParser implements DependencyParser {
     scorer.prepare(x, mask);
     const r = this.decodeScored(mask);
     if (!r.fallback || scorer.arcsForced === 0) return r;
-    // The fallback tree may leave a forced arc for a restored one: it needs their real scores.
+    // The fallback tree may leave a forced arc for a restored one: it needs their real scores (and
+    // with the flag off, the decoders ask for every part).
     scorer.skipForced = false;
     scorer.prepare(x, mask);
     scorer.skipForced = true;

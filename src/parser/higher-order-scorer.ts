@@ -110,7 +110,8 @@ export class HigherOrderScorer implements GrandSiblingScorer {
 
   /**
    * Whether `prepare` leaves each modifier's only allowed head unscored (first-order score 0; see
-   * `ArcScorer.skipForced`): every tree contains that arc, and the parts around it are still scored.
+   * `ArcScorer.skipForced`). The decoders read the same flag (`SiblingScorer.skipForced`) and then also
+   * leave unasked the sibling, grandparent and grand-sibling parts that every tree holds.
    */
   get skipForced(): boolean {
     return this.arcs.skipForced;
