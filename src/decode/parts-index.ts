@@ -176,9 +176,7 @@ export function scoreSiblingTable(
       const k = count[g]!;
       const withSiblings = !(singleRoot && h === 0);
       if (closed !== null && k > 0 && closed[g] === 1) {
-        const rb = rowBase[h * size + mods[s0]!]!;
-        // The group's triangle rows are contiguous: j + 1 slots for its j-th modifier.
-        table.fill(0, rb - 1, rb - 1 + (k * (k + 1)) / 2);
+        fillGroup(index, h, s0, k, table, 0);
         continue;
       }
       for (let j = 0; j < k; j++) {
@@ -194,6 +192,100 @@ export function scoreSiblingTable(
     }
   }
   return asked;
+}
+
+/**
+ * The arc + sib score of every sibling part of an indexed mask, in the slots of `SiblingIndex`
+ * (`rowBase[h * size + m] - 1`: m as h's closest child on its side; `+ i`: inner sibling
+ * `mods[start + i]`). Either all scored up front (`scoreAll`, what an outside pass needs) or each asked
+ * for on first use (`startLazy`, then `get`): a decoder reads a slot only where the spans the part joins
+ * hold subtrees, and on en_ewt and tr_imst dev a sixth to a quarter of the parts the cascade's mask
+ * allows never do. One instance keeps its arrays between sentences.
+ */
+export class SiblingParts {
+  /** arc + sib per slot; NaN: not asked for yet (lazy mode). */
+  table = new Float64Array(0);
+  /** Scorer calls made for the current sentence. */
+  asked = 0;
+  /** Score of each allowed arc (its index in `index.mods`), NaN until asked for (lazy mode). */
+  private arcScore = new Float64Array(0);
+  private scorer: SiblingScorer | null = null;
+
+  /** Scores every allowed part now (see `scoreSiblingTable`); returns the scorer calls. */
+  scoreAll(index: SiblingIndex, scorer: SiblingScorer, singleRoot: boolean): number {
+    this.ensure(index);
+    this.scorer = null;
+    this.asked = scoreSiblingTable(index, scorer, this.table, singleRoot);
+    return this.asked;
+  }
+
+  /**
+   * Leaves every part to be asked for from `scorer` on first use (`get`). With `scorer.skipForced`, the
+   * parts `scoreSiblingTable` gives 0 unasked (closed sides) are 0 at once. The root's parts with an
+   * inner sibling are never asked for when the decoder does not read them (single root).
+   */
+  startLazy(index: SiblingIndex, scorer: SiblingScorer): void {
+    this.ensure(index);
+    this.scorer = scorer;
+    this.asked = 0;
+    this.table.fill(Number.NaN, 0, index.triSize);
+    this.arcScore.fill(Number.NaN, 0, index.arcs);
+    if (scorer.skipForced !== true) return;
+    const closed = markClosed(index);
+    const { n, start, count } = index;
+    for (let g = 0; g < 2 * (n + 1); g++) {
+      const k = count[g]!;
+      if (k > 0 && closed[g] === 1) fillGroup(index, g >> 1, start[g]!, k, this.table, 0);
+    }
+  }
+
+  /** Lets go of the scorer given to `startLazy`. */
+  end(): void {
+    this.scorer = null;
+  }
+
+  /**
+   * arc(h, m) + sib(h, s, m) in slot t (s = h: m is h's closest child), asked for on its first use in
+   * lazy mode; `id` is arc h→m's index in `index.mods`, whose score is asked for once, with the first
+   * of its parts.
+   */
+  get(t: number, id: number, h: number, s: number, m: number): number {
+    let v = this.table[t]!;
+    if (v !== v) {
+      const scorer = this.scorer!;
+      let a = this.arcScore[id]!;
+      if (a !== a) {
+        a = scorer.arc(h, m);
+        this.arcScore[id] = a;
+        this.asked++;
+      }
+      v = a + scorer.sib(h, s, m);
+      this.table[t] = v;
+      this.asked++;
+    }
+    return v;
+  }
+
+  private ensure(index: SiblingIndex): void {
+    if (this.table.length < index.triSize)
+      this.table = new Float64Array(Math.max(index.triSize, this.table.length * 2));
+    if (this.arcScore.length < index.arcs)
+      this.arcScore = new Float64Array(Math.max(index.arcs, this.arcScore.length * 2));
+  }
+}
+
+/** Sets every slot of the triangle of head h's group (modifiers mods[s0 .. s0 + k)) to v. */
+function fillGroup(
+  index: SiblingIndex,
+  h: number,
+  s0: number,
+  k: number,
+  table: Float64Array,
+  v: number,
+): void {
+  const rb = index.rowBase[h * index.size + index.mods[s0]!]!;
+  // The group's triangle rows are contiguous: j + 1 slots for its j-th modifier.
+  table.fill(v, rb - 1, rb - 1 + (k * (k + 1)) / 2);
 }
 
 /** Whether every modifier of a head side's group has that head as its only allowed head. */

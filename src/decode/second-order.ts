@@ -7,7 +7,8 @@ import { SiblingChart } from "./sibling-chart.js";
  * Second-order projective decoder with sibling parts (McDonald & Pereira 2006): Eisner-style dynamic
  * program over complete, incomplete and sibling spans (`SiblingChart`), restricted to the arcs a mask
  * allows and visiting only the spans they can reach: O(n³) for a full mask, far less for a sparse one.
- * Each allowed part is scored exactly once per sentence, before the DP; pruned parts never are.
+ * Each part is scored at most once per sentence, when the DP first reads it: pruned parts never are,
+ * nor allowed parts that no reachable spans combine.
  * One instance keeps its tables between sentences (not reentrant).
  */
 export class SecondOrderDecoder {
@@ -27,8 +28,14 @@ export class SecondOrderDecoder {
       chart.build(withAdjacentArcs(mask), singleRoot);
       fallback = true;
     }
-    const partsScored = chart.score(scorer);
-    const score = chart.inside();
+    chart.scoreLazily(scorer);
+    let score: number;
+    try {
+      score = chart.inside();
+    } finally {
+      chart.parts.end();
+    }
+    const partsScored = chart.parts.asked;
     if (!(score > Number.NEGATIVE_INFINITY))
       throw new Error("SecondOrderDecoder: no tree found (internal error)");
     chart.backtrack(heads);

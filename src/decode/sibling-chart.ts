@@ -1,5 +1,5 @@
 import type { ArcMask } from "../mask/arc-mask.js";
-import { SiblingIndex, scoreSiblingTable } from "./parts-index.js";
+import { SiblingIndex, SiblingParts } from "./parts-index.js";
 import { ProjectiveFeasibility } from "./parts-mask.js";
 import type { SiblingScorer } from "./parts-types.js";
 import { SpanWindows } from "./span-windows.js";
@@ -22,7 +22,8 @@ export const CMP_ITEM = 2;
  * - S(a, b), a < b: a's right complete span to r next to b's left complete span from r + 1, where a and
  *   b are adjacent children of one head on one side.
  * Rules: I(h, m) = C(m, h ± 1) + part(h, h, m) | I(h, s) + S(s, m) + part(h, s, m) (s the next inner
- * sibling), C(h, e) = I(h, m) + C(m, e), with part = arc + sib, precomputed once per allowed part. With
+ * sibling), C(h, e) = I(h, m) + C(m, e), with part = arc + sib (`SiblingParts`: scored up front, or
+ * each on the first read, which comes only where the spans it joins hold subtrees). With
  * a single root, the root takes no sibling parts (one child) and only C(0, n) is built for it.
  *
  * Only spans that allowed arcs can reach are visited (`SpanWindows`), by right end b and then left end
@@ -38,8 +39,8 @@ export class SiblingChart {
   private readonly feasibility = new ProjectiveFeasibility();
   /** Whether the root takes exactly one child (set by `build`). */
   singleRoot = true;
-  /** arc + sib score per sibling-part slot (see `SiblingIndex`). */
-  table = new Float64Array(0);
+  /** arc + sib score per sibling-part slot (see `SiblingIndex`), all up front or asked for on first use. */
+  readonly parts = new SiblingParts();
   /** Best complete span C(h, e) at h * size + e. */
   c = new Float64Array(0);
   /** Best incomplete span I(h, m) at h * size + m. */
@@ -74,11 +75,25 @@ export class SiblingChart {
     return this.feasibility.admitsIndexed(index, this.windows, singleRoot);
   }
 
-  /** Scores every allowed part of the indexed mask once; returns the number of scorer calls. */
+  /** The arc + sib scores of the sibling-part slots (`parts.table`). */
+  get table(): Float64Array {
+    return this.parts.table;
+  }
+
+  /**
+   * Scores every allowed part of the indexed mask once, before `inside` (an outside pass reads them
+   * all); returns the number of scorer calls.
+   */
   score(scorer: SiblingScorer): number {
-    const tri = this.index.triSize;
-    if (this.table.length < tri) this.table = new Float64Array(Math.max(tri, this.table.length * 2));
-    return scoreSiblingTable(this.index, scorer, this.table, this.singleRoot);
+    return this.parts.scoreAll(this.index, scorer, this.singleRoot);
+  }
+
+  /**
+   * Has `inside` ask `scorer` for each part the first time it reads it (parts no reachable span
+   * combines are never asked for); `parts.asked` counts the calls. `parts.end()` lets go of the scorer.
+   */
+  scoreLazily(scorer: SiblingScorer): void {
+    this.parts.startLazy(this.index, scorer);
   }
 
   /** Runs the inside pass over the scored parts; returns the best tree score (-Infinity: none). */
@@ -156,7 +171,7 @@ export class SiblingChart {
  * the length of the item log.
  */
 function fillSibling(chart: SiblingChart, stamp: number): number {
-  const { c, inc, sp, bpC, bpI, bpS, table, log, size, singleRoot, needS } = chart;
+  const { c, inc, sp, bpC, bpI, bpS, parts, log, size, singleRoot, needS } = chart;
   const { mods, start, count, pos, rowBase, bits } = chart.index;
   const { hiR, loL, aMin, full } = chart.windows;
   const n = size - 1;
@@ -191,16 +206,23 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
         const base = rowBase[ab]!;
         let best = NEG;
         let arg = a;
-        if (a + 1 === b || a + 1 >= lb || a === 0) best = c[rb + a + 1]! + table[base - 1]!;
+        const s0 = start[2 * a + 1]!;
+        const id = s0 + pos[ab]!;
+        if (a + 1 === b || a + 1 >= lb || a === 0) {
+          const f = c[rb + a + 1]!;
+          if (f > NEG) best = f + parts.get(base - 1, id, a, a, b);
+        }
         if (!(singleRoot && a === 0)) {
-          const s0 = start[2 * a + 1]!;
           const p = pos[ab]!;
           for (let i = 0; i < p; i++) {
             const s = mods[s0 + i]!;
-            const v = inc[ra + s]! + sp[s * size + b]! + table[base + i]!;
-            if (v > best) {
-              best = v;
-              arg = s;
+            let v = inc[ra + s]! + sp[s * size + b]!;
+            if (v > NEG) {
+              v += parts.get(base + i, id, a, s, b);
+              if (v > best) {
+                best = v;
+                arg = s;
+              }
             }
           }
         }
@@ -214,15 +236,22 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
         const base = rowBase[ba]!;
         let best = NEG;
         let arg = b;
-        if (b - 1 === a || b - 1 <= hiR[a]!) best = c[ra + b - 1]! + table[base - 1]!;
         const s0 = start[2 * b]!;
         const p = pos[ba]!;
+        const id = s0 + p;
+        if (b - 1 === a || b - 1 <= hiR[a]!) {
+          const f = c[ra + b - 1]!;
+          if (f > NEG) best = f + parts.get(base - 1, id, b, b, a);
+        }
         for (let i = 0; i < p; i++) {
           const s = mods[s0 + i]!;
-          const v = inc[rb + s]! + sp[ra + s]! + table[base + i]!;
-          if (v > best) {
-            best = v;
-            arg = s;
+          let v = inc[rb + s]! + sp[ra + s]!;
+          if (v > NEG) {
+            v += parts.get(base + i, id, b, s, a);
+            if (v > best) {
+              best = v;
+              arg = s;
+            }
           }
         }
         inc[ba] = best;
@@ -242,7 +271,8 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
     // With a single root, its arcs are handled apart: I(0, b) = C(b, 1) + part(0, 0, b), and C(0, n).
     if (singleRoot) {
       if (bits[b] === 1) {
-        const v = c[rb + 1]! + table[rowBase[b]! - 1]!;
+        const f = c[rb + 1]!;
+        const v = f > NEG ? f + parts.get(rowBase[b]! - 1, start[1]! + pos[b]!, 0, 0, b) : NEG;
         inc[b] = v;
         bpI[b] = 0;
         if (v > NEG) log[L++] = b * 4 + INC_ITEM;

@@ -1,5 +1,5 @@
 import type { ArcMask } from "../mask/arc-mask.js";
-import { SiblingIndex, scoreSiblingTable } from "./parts-index.js";
+import { SiblingIndex, SiblingParts } from "./parts-index.js";
 import { ProjectiveFeasibility, withAdjacentArcs } from "./parts-mask.js";
 import type { GrandSiblingScorer, HigherOrderOptions, HigherOrderParse } from "./parts-types.js";
 import { SpanWindows } from "./span-windows.js";
@@ -13,17 +13,17 @@ const NEG = Number.NEGATIVE_INFINITY;
  * only where allowed arcs can reach (`SpanWindows`): arc g→h owns the complete spans C[g→h][e] of h's
  * window on the side away from g, plus the two boundary spans e = 1 and e = n, and one incomplete span
  * per modifier of h. So time and memory follow what the mask keeps (≈ (2/3)n³ cells unpruned, about
- * linear in n when each token keeps a few mostly short arcs). arc + sib scores are precomputed once per
- * allowed sibling part; grand(g, h, m) and gsib(g, h, s, m) are asked for inside the DP, exactly once
- * each and only when the span they complete is reachable. Keeps its tables between sentences (not
- * reentrant).
+ * linear in n when each token keeps a few mostly short arcs). Every part is asked for inside the DP,
+ * at most once and only when the spans it joins hold subtrees: arc + sib once per sibling part, kept
+ * for the other grandparents of its head; grand(g, h, m) and gsib(g, h, s, m) once each. Keeps its
+ * tables between sentences (not reentrant).
  */
 export class ThirdOrderDecoder {
   private readonly index = new SiblingIndex();
   private readonly windows = new SpanWindows();
   private readonly feasibility = new ProjectiveFeasibility();
-  /** arc + sib score per sibling slot. */
-  private table = new Float64Array(0);
+  /** arc + sib score per sibling slot, asked for on first use. */
+  private readonly parts = new SiblingParts();
   /** Sibling span per sibling slot (h, inner s, outer m), and its split point. */
   private sp = new Float64Array(0);
   private bpS = new Int32Array(0);
@@ -68,13 +68,13 @@ export class ThirdOrderDecoder {
       fallback = true;
     }
     const tri = index.triSize;
-    if (this.table.length < tri) {
-      const cap = Math.max(tri, this.table.length * 2);
-      this.table = new Float64Array(cap);
+    if (this.sp.length < tri) {
+      const cap = Math.max(tri, this.sp.length * 2);
       this.sp = new Float64Array(cap);
       this.bpS = new Int32Array(cap);
     }
-    this.asked = scoreSiblingTable(index, scorer, this.table, singleRoot);
+    this.parts.startLazy(index, scorer);
+    this.asked = 0;
     this.layout(n + 1);
     this.scorer = scorer;
     this.skip = scorer.skipForced === true;
@@ -83,11 +83,12 @@ export class ThirdOrderDecoder {
       score = this.fill(singleRoot);
     } finally {
       this.scorer = null;
+      this.parts.end();
     }
     if (!(score > NEG)) throw new Error("ThirdOrderDecoder: no tree found (internal error)");
     this.out = heads;
     this.backC(index.arcs, 0, n);
-    return { heads, score, fallback, partsScored: this.asked };
+    return { heads, score, fallback, partsScored: this.asked + this.parts.asked };
   }
 
   /** Number of cells of the span tables after the last decode (complete + incomplete spans). */
@@ -240,7 +241,7 @@ export class ThirdOrderDecoder {
 
   /** Incomplete spans I[g→a][b] (arc a→b) and I[g→b][a] (arc b→a) for every allowed g outside [a, b]. */
   private incSpans(a: number, b: number, singleRoot: boolean): void {
-    const { c, inc, sp, bpI, table, size } = this;
+    const { c, inc, sp, bpI, size } = this;
     const { mods, start, heads, headStart, headCount, headArc, bits, pos, rowBase } = this.index;
     const scorer = this.scorer!;
     const ra = a * size;
@@ -251,7 +252,6 @@ export class ThirdOrderDecoder {
       const base = rowBase[ra + b]!;
       // First child: C[a→b][a + 1], the left span of b reaching a + 1.
       const first = a + 1 === b || a + 1 >= this.cLo[idAB]! || a === 0 ? c[this.cell(idAB, b, a + 1)]! : NEG;
-      const none = table[base - 1]!;
       const s0 = start[2 * a + 1]!;
       const mi = s0 + pos[ra + b]!;
       const sibs = singleRoot && a === 0 ? 0 : pos[ra + b]!;
@@ -269,7 +269,7 @@ export class ThirdOrderDecoder {
         let best = NEG;
         let arg = a;
         if (first > NEG) {
-          best = first + none;
+          best = first + this.parts.get(base - 1, mi, a, a, b);
           if (!fixedChain) {
             best += scorer.gsib(g, a, a, b);
             asked++;
@@ -278,7 +278,7 @@ export class ThirdOrderDecoder {
         for (let i = 0; i < sibs; i++) {
           let v = inc[gi + s0 + i]! + sp[base + i]!;
           if (v > NEG) {
-            v += table[base + i]!;
+            v += this.parts.get(base + i, mi, a, mods[s0 + i]!, b);
             if (!fixedChain) {
               v += scorer.gsib(g, a, mods[s0 + i]!, b);
               asked++;
@@ -302,7 +302,6 @@ export class ThirdOrderDecoder {
       const base = rowBase[rb + a]!;
       // First child: C[b→a][b - 1], the right span of a reaching b - 1.
       const first = b - 1 === a || b - 1 <= this.cHi[idBA]! ? c[this.cell(idBA, a, b - 1)]! : NEG;
-      const none = table[base - 1]!;
       const s0 = start[2 * b]!;
       const mi = s0 + pos[rb + a]!;
       const sibs = pos[rb + a]!;
@@ -317,7 +316,7 @@ export class ThirdOrderDecoder {
         let best = NEG;
         let arg = b;
         if (first > NEG) {
-          best = first + none;
+          best = first + this.parts.get(base - 1, mi, b, b, a);
           if (!fixedChain) {
             best += scorer.gsib(g, b, b, a);
             asked++;
@@ -326,7 +325,7 @@ export class ThirdOrderDecoder {
         for (let i = 0; i < sibs; i++) {
           let v = inc[gi + s0 + i]! + sp[base + i]!;
           if (v > NEG) {
-            v += table[base + i]!;
+            v += this.parts.get(base + i, mi, b, mods[s0 + i]!, a);
             if (!fixedChain) {
               v += scorer.gsib(g, b, mods[s0 + i]!, a);
               asked++;
@@ -350,7 +349,7 @@ export class ThirdOrderDecoder {
 
   /** With a single root: I[-1→0][b] = C[0→b][1] + part(0, 0, b) + gsib(-1, 0, 0, b) + grand(-1, 0, b). */
   private rootSpan(b: number): void {
-    const { c, inc, bpI, table } = this;
+    const { c, inc, bpI } = this;
     const { start, bits, pos, rowBase, arcs } = this.index;
     if (bits[b] !== 1) return;
     const scorer = this.scorer!;
@@ -359,7 +358,11 @@ export class ThirdOrderDecoder {
     const mi = start[1]! + pos[b]!;
     let best = NEG;
     if (first > NEG) {
-      best = first + table[rowBase[b]! - 1]! + scorer.gsib(-1, 0, 0, b) + scorer.grand(-1, 0, b);
+      best =
+        first +
+        this.parts.get(rowBase[b]! - 1, mi, 0, 0, b) +
+        scorer.gsib(-1, 0, 0, b) +
+        scorer.grand(-1, 0, b);
       this.asked += 2;
     }
     inc[this.iOff[arcs]! + mi] = best;
