@@ -11,6 +11,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator } from "../src/eval/attachment.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
+import { HigherOrderParser, type HigherOrderParseResult } from "../src/parser/higher-order-parser.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import {
   type BlockTimes,
@@ -65,6 +66,9 @@ class Row {
   goldKept = 0;
   /** Tokens the cascade leaves a single head (their arc is in every tree: the parser skips it). */
   forced = 0;
+  /** Arcs whose features the final model extracted, and its higher-order parts scored (untimed pass). */
+  arcsScored = 0;
+  partsScored = 0;
   /** Per sentence-length bucket (`LENGTH_BUCKETS`): arcs the cascade leaves, and tokens. */
   readonly keptBy = new Float64Array(LENGTH_BUCKETS.length);
   readonly tokensBy = new Float64Array(LENGTH_BUCKETS.length);
@@ -102,6 +106,9 @@ class Row {
       this.tokensBy[b] += n;
       const r = parsePruned(this.parser, s, this.vocab, this.cascade);
       if (r.fallback) this.fallbacks++;
+      this.arcsScored += r.arcsScored;
+      if (this.parser instanceof HigherOrderParser)
+        this.partsScored += (r as HigherOrderParseResult).partsScored;
       const rel = new Int32Array(n + 1);
       for (let m = 1; m <= n; m++) rel[m] = ids[r.labels[m]!]!;
       ev.addSentence(s, r.heads, rel);
@@ -177,7 +184,8 @@ function scoreEveryPart(cascade: PruningCascade): void {
  * ORDER:NAME=PATH;…] [--min-length N]`: models trained with `vineparse train --order N --prune vine` (or
  * `--prune CASCADE_FILE`); every row runs the same final model of its order, but the --also rows,
  * which run other models of that order with their own cascades, and the --all-parts rows, which do the
- * same with every allowed part scored (`skipForced` off: what leaving forced parts unscored saves). --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
+ * same with every allowed part scored (`skipForced` and `lazyParts` off: what leaving forced and
+ * unreachable parts unscored saves). --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
  * Penn Treebank's average, on which Rush & Petrov measured).
  */
 export const experiment: Experiment = {
@@ -201,7 +209,8 @@ export const experiment: Experiment = {
     // Other models' own cascades, each a row of its order: "ORDER:NAME=PATH;…" (e.g. a model trained
     // with --prune FILTER,vine, whose cascade starts with the filters).
     // --all-parts rows are --also rows whose parser and passes score every allowed part, the forced
-    // ones included (skipForced off): the same trees, to time what skipping them saves in one run.
+    // ones included (skipForced off) and all sibling parts before the DP (lazyParts off): the same
+    // trees, to time what leaving those parts unscored saves in one run.
     const otherRows = (option: "also" | "all-parts", skipForced: boolean) =>
       (values[option] ?? "")
         .split(";")
@@ -288,6 +297,7 @@ export const experiment: Experiment = {
           throw new BenchAbort(`cascade: ${a.path} is of order ${other.order}, not ${order}`);
         if (!a.skipForced) {
           other.skipForced = false;
+          if (other instanceof HigherOrderParser) other.lazyParts = false;
           scoreEveryPart(other.cascade);
         }
         ctx.note(`order ${order}, ${a.name}: ${a.path}, cascade ${other.cascade.name}`);
@@ -379,16 +389,20 @@ export const experiment: Experiment = {
     ctx.note(`speed–accuracy plot written to ${svgPath}`);
     // Arcs a cascade leaves per token, by sentence length: flat for a cascade whose passes after it
     // cost O(n), growing with n when it keeps O(n²) arcs (unpruned: n per token).
-    // The last column: tokens left with a single head, whose arc (and, around it, the parts every
-    // tree holds) the final model does not score (`skipForced`).
+    // Then: tokens left with a single head, whose arc (and, around it, the parts every tree holds)
+    // the final model does not score (`skipForced`), and what it does score per token: arcs (first-order
+    // features) and, at orders 2 and 3, the scorer calls for arc, sibling, grandparent and
+    // grand-sibling parts (`partsScored`; sibling parts only when the DP reads them, `lazyParts`).
     ctx.table(
-      "Arcs the cascade leaves per token (the final model scores these), by sentence length on dev, and the share of tokens it leaves a single head",
-      ["order", "pruning", ...BUCKET_NAMES, "one head %"],
+      "Arcs the cascade leaves per token (the final model may score these), by sentence length on dev; the share of tokens it leaves a single head; arcs and higher-order parts the final model scores per token",
+      ["order", "pruning", ...BUCKET_NAMES, "one head %", "arcs scored", "parts scored"],
       rows.map((r) => [
         r.order,
         r.name,
         ...Array.from(r.keptBy, (k, i) => (r.tokensBy[i]! > 0 ? round(k / r.tokensBy[i]!) : "")),
         round((100 * r.forced) / r.gold),
+        round(r.arcsScored / r.gold),
+        r.order === 1 ? "" : round(r.partsScored / r.gold),
       ]),
     );
     // Speed against unpruned first order by sentence length, from the best per-sentence times: where

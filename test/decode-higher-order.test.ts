@@ -137,6 +137,12 @@ for (const singleRoot of [true, false]) {
     const rng = new Rng(singleRoot ? 17 : 23);
     const second = new SecondOrderDecoder();
     const third = new ThirdOrderDecoder();
+    // The same decoders asking for every allowed sibling part before the DP (lazyParts off).
+    const secondAll = new SecondOrderDecoder();
+    secondAll.lazyParts = false;
+    const thirdAll = new ThirdOrderDecoder();
+    thirdAll.lazyParts = false;
+    let unread = 0;
     const feas = new ProjectiveFeasibility();
     let fallbacks = 0;
     let cases = 0;
@@ -168,6 +174,19 @@ for (const singleRoot of [true, false]) {
           assert.equal(r3.fallback, !feasible, ctx);
           assert.ok(close(r3.score, best3), `${ctx}: 3rd ${r3.score} vs brute ${best3}`);
           assert.equal(r3.partsScored, s3.calls, ctx);
+          for (const [lazy, all] of [
+            [r2, secondAll.decode(mask, new StrictScorer(scorer, used), { singleRoot })],
+            [r3, thirdAll.decode(mask, new StrictScorer(scorer, used), { singleRoot })],
+          ] as const) {
+            assert.deepEqual(
+              Array.from(all.heads),
+              Array.from(lazy.heads),
+              `${ctx}: lazyParts changes the tree`,
+            );
+            assert.equal(all.score, lazy.score, ctx);
+            assert.ok(all.partsScored >= lazy.partsScored, ctx);
+            unread += all.partsScored - lazy.partsScored;
+          }
           for (const [r, score] of [
             [r2, scoreSiblingTree(r2.heads, scorer)],
             [r3, scoreGrandSiblingTree(r3.heads, scorer)],
@@ -184,6 +203,7 @@ for (const singleRoot of [true, false]) {
       }
     }
     assert.ok(fallbacks > 10, `only ${fallbacks} fallback cases of ${cases}`);
+    assert.ok(unread > 0, "lazy decoders never left an allowed part unread");
   });
 }
 

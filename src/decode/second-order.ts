@@ -7,11 +7,16 @@ import { SiblingChart } from "./sibling-chart.js";
  * Second-order projective decoder with sibling parts (McDonald & Pereira 2006): Eisner-style dynamic
  * program over complete, incomplete and sibling spans (`SiblingChart`), restricted to the arcs a mask
  * allows and visiting only the spans they can reach: O(n³) for a full mask, far less for a sparse one.
- * Each part is scored at most once per sentence, when the DP first reads it: pruned parts never are,
- * nor allowed parts that no reachable spans combine.
+ * Each part is scored at most once per sentence, when the DP first reads it (`lazyParts`): pruned
+ * parts never are, nor allowed parts that no reachable spans combine.
  * One instance keeps its tables between sentences (not reentrant).
  */
 export class SecondOrderDecoder {
+  /**
+   * Whether each part is asked for on its first use (default) rather than every allowed one before the
+   * DP: the same tree and score, fewer parts scored (`SiblingParts`).
+   */
+  lazyParts = true;
   private readonly chart = new SiblingChart();
 
   /** Best projective tree of `mask.n` tokens under Σ arc + Σ sib; falls back to adjacent arcs if the mask admits none. */
@@ -28,7 +33,8 @@ export class SecondOrderDecoder {
       chart.build(withAdjacentArcs(mask), singleRoot);
       fallback = true;
     }
-    chart.scoreLazily(scorer);
+    if (this.lazyParts) chart.scoreLazily(scorer);
+    else chart.score(scorer);
     let score: number;
     try {
       score = chart.inside();

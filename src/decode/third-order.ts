@@ -19,6 +19,11 @@ const NEG = Number.NEGATIVE_INFINITY;
  * tables between sentences (not reentrant).
  */
 export class ThirdOrderDecoder {
+  /**
+   * Whether each arc + sib part is asked for on its first use (default) rather than every allowed one
+   * before the DP: the same tree and score, fewer parts scored (`SiblingParts`).
+   */
+  lazyParts = true;
   private readonly index = new SiblingIndex();
   private readonly windows = new SpanWindows();
   private readonly feasibility = new ProjectiveFeasibility();
@@ -73,7 +78,8 @@ export class ThirdOrderDecoder {
       this.sp = new Float64Array(cap);
       this.bpS = new Int32Array(cap);
     }
-    this.parts.startLazy(index, scorer);
+    if (this.lazyParts) this.parts.startLazy(index, scorer);
+    else this.parts.scoreAll(index, scorer, singleRoot);
     this.asked = 0;
     this.layout(n + 1);
     this.scorer = scorer;

@@ -105,6 +105,20 @@ export class HigherOrderParser implements DependencyParser {
     this.scorer.skipForced = on;
   }
 
+  /**
+   * Whether the decoder asks for each sibling part (arc + sib) on its first use, so that allowed parts
+   * no reachable span combines are never scored (on by default), rather than for every allowed part
+   * before the dynamic program. The same trees and scores either way.
+   */
+  get lazyParts(): boolean {
+    return (this.second ?? this.third!).lazyParts;
+  }
+
+  set lazyParts(on: boolean) {
+    if (this.second !== null) this.second.lazyParts = on;
+    if (this.third !== null) this.third.lazyParts = on;
+  }
+
   /** First-order arc weights of the carried first-order model. */
   get firstOrderWeights(): QuantizedWeights {
     return this.firstOrder.quantizedArcWeights;
