@@ -181,12 +181,14 @@ function scoreEveryPart(cascade: PruningCascade): void {
 /**
  * `npm run bench -- cascade --model1 M1 --model2 M2 --model3 M3 [--dev F] [--reps 3] [--k 10]
  * [--local-short FILE] [--local FILE] [--alphas A;…] [--also ORDER:NAME=PATH;…] [--all-parts
- * ORDER:NAME=PATH;…] [--min-length N]`: models trained with `vineparse train --order N --prune vine` (or
- * `--prune CASCADE_FILE`); every row runs the same final model of its order, but the --also rows,
- * which run other models of that order with their own cascades, and the --all-parts rows, which do the
- * same with every allowed part scored (`skipForced` and `lazyParts` off: what leaving forced and
- * unreachable parts unscored saves). --min-length N keeps only the dev sentences of at least N words (e.g. 20: about the
- * Penn Treebank's average, on which Rush & Petrov measured).
+ * ORDER:NAME=PATH;…] [--eager-parts ORDER:NAME=PATH;…] [--min-length N]`: models trained with
+ * `vineparse train --order N --prune vine` (or `--prune CASCADE_FILE`); every row runs the same final
+ * model of its order, but the --also rows, which run other models of that order with their own
+ * cascades, the --all-parts rows, which do the same with every allowed part scored (`skipForced` and
+ * `lazyParts` off: what leaving forced and unreachable parts unscored saves), and the --eager-parts
+ * rows, with only `lazyParts` off (every allowed sibling part scored before the DP). --min-length N
+ * keeps only the dev sentences of at least N words (e.g. 20: about the Penn Treebank's average, on
+ * which Rush & Petrov measured).
  */
 export const experiment: Experiment = {
   summary: "vine-pruning cascade (Rush & Petrov 2012): speed, pruning, oracle, UAS-P, exponents per order",
@@ -205,22 +207,33 @@ export const experiment: Experiment = {
       alphas: { type: "string" },
       also: { type: "string" },
       "all-parts": { type: "string" },
+      "eager-parts": { type: "string" },
     });
     // Other models' own cascades, each a row of its order: "ORDER:NAME=PATH;…" (e.g. a model trained
     // with --prune FILTER,vine, whose cascade starts with the filters).
     // --all-parts rows are --also rows whose parser and passes score every allowed part, the forced
     // ones included (skipForced off) and all sibling parts before the DP (lazyParts off): the same
     // trees, to time what leaving those parts unscored saves in one run.
-    const otherRows = (option: "also" | "all-parts", skipForced: boolean) =>
+    // --eager-parts rows keep skipForced but turn lazyParts off: what asking for sibling parts on first
+    // use saves by itself.
+    const otherRows = (
+      option: "also" | "all-parts" | "eager-parts",
+      skipForced: boolean,
+      lazyParts: boolean,
+    ) =>
       (values[option] ?? "")
         .split(";")
         .filter((x) => x.trim() !== "")
         .map((entry) => {
           const m = /^\s*([123])\s*:\s*([^=]+?)\s*=\s*(.+?)\s*$/.exec(entry);
           if (m === null) throw new BenchAbort(`cascade: --${option} wants ORDER:NAME=PATH, not "${entry}"`);
-          return { order: Number(m[1]), name: m[2]!, path: m[3]!, skipForced };
+          return { order: Number(m[1]), name: m[2]!, path: m[3]!, skipForced, lazyParts };
         });
-    const also = [...otherRows("also", true), ...otherRows("all-parts", false)];
+    const also = [
+      ...otherRows("also", true, true),
+      ...otherRows("eager-parts", true, false),
+      ...otherRows("all-parts", false, false),
+    ];
     // Extra rows of each model's own cascade with the passes' α replaced: "a1,a2,a3;b1,b2,b3" (one
     // value per pass that has an α, in order; filter passes have none).
     const alphaSets = (values.alphas ?? "")
@@ -297,9 +310,9 @@ export const experiment: Experiment = {
           throw new BenchAbort(`cascade: ${a.path} is of order ${other.order}, not ${order}`);
         if (!a.skipForced) {
           other.skipForced = false;
-          if (other instanceof HigherOrderParser) other.lazyParts = false;
           scoreEveryPart(other.cascade);
         }
+        if (!a.lazyParts && other instanceof HigherOrderParser) other.lazyParts = false;
         ctx.note(`order ${order}, ${a.name}: ${a.path}, cascade ${other.cascade.name}`);
         cascadeRows(a.name, other, a.path);
       }
