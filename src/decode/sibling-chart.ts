@@ -207,13 +207,13 @@ function fillSibling(chart: SiblingChart, stamp: number): number {
         let best = NEG;
         let arg = a;
         const s0 = start[2 * a + 1]!;
-        const id = s0 + pos[ab]!;
+        const p = pos[ab]!;
+        const id = s0 + p;
         if (a + 1 === b || a + 1 >= lb || a === 0) {
           const f = c[rb + a + 1]!;
           if (f > NEG) best = f + parts.get(base - 1, id, a, a, b);
         }
         if (!(singleRoot && a === 0)) {
-          const p = pos[ab]!;
           for (let i = 0; i < p; i++) {
             const s = mods[s0 + i]!;
             let v = inc[ra + s]! + sp[s * size + b]!;

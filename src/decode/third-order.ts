@@ -14,10 +14,9 @@ const NEG = Number.NEGATIVE_INFINITY;
  * window on the side away from g, plus the two boundary spans e = 1 and e = n, and one incomplete span
  * per modifier of h. So time and memory follow what the mask keeps (≈ (2/3)n³ cells unpruned, about
  * linear in n when each token keeps a few mostly short arcs). With `lazyParts` (the default) every
- * part is asked for inside the DP,
- * at most once and only when the spans it joins hold subtrees: arc + sib once per sibling part, kept
- * for the other grandparents of its head; grand(g, h, m) and gsib(g, h, s, m) once each. Keeps its
- * tables between sentences (not reentrant).
+ * part is asked for inside the DP, at most once and only when the spans it joins hold subtrees:
+ * arc + sib once per sibling part, kept for the other grandparents of its head; grand(g, h, m) and
+ * gsib(g, h, s, m) once each. Keeps its tables between sentences (not reentrant).
  */
 export class ThirdOrderDecoder {
   /**
