@@ -29,7 +29,7 @@ import { VINE_KIND } from "../src/prune/vine-pass.js";
 import { topKFor } from "../src/prune/spec.js";
 import { isAlphaPass, setCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { type BenchContext, BenchAbort, type Experiment, fitExponent, median, resultsDir } from "./lib.js";
-import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
+import { type ScatterSeries, scatterPlotSvg } from "./svg-plot.js";
 
 /** Sentence-length buckets of the arcs-per-token table: lower bounds (the last is open). */
 const LENGTH_BUCKETS = [1, 10, 20, 30, 40, 50];
@@ -373,19 +373,15 @@ export const experiment: Experiment = {
         round(median(r.totals.map((total, i) => ref.totals[i]! / (total - r.phases[i]!.parse)))),
       ]),
     );
-    // The slides' speed–accuracy plot: one series per order (every row of that order, by speed).
-    const series: PlotSeries[] = [];
-    for (const order of [1, 2, 3]) {
-      const rs = rows.filter((r) => r.order === order);
-      if (rs.length === 0) continue;
-      const pts = rs
-        .map((r): [number, number] => [ref.median / r.median, r.uasP])
-        .sort((a, b) => a[0] - b[0]);
-      series.push({ name: `order ${order}`, points: pts });
-    }
-    const xs = series.flatMap((x) => x.points.map((p) => p[0]));
-    const ys = series.flatMap((x) => x.points.map((p) => p[1]));
-    const svg = linePlotSvg(
+    // The slides' speed–accuracy plot: every row a point (colour by order), labelled by its pruning
+    // (abbreviated, with the key beside the legend); the rows of one cascade at several α joined by a
+    // dashed line, the speed–accuracy curve that α traces.
+    const { groups, key } = speedAccuracyGroups(
+      rows.map((r) => ({ order: r.order, name: r.name, speed: ref.median / r.median, uasP: r.uasP })),
+    );
+    const xs = groups.flatMap((g) => g.points.map((p) => p.x));
+    const ys = groups.flatMap((g) => g.points.map((p) => p.y));
+    const svg = scatterPlotSvg(
       {
         title: "Speed against accuracy on dev (rows of the table above)",
         xLabel: "speed relative to unpruned first order",
@@ -393,7 +389,8 @@ export const experiment: Experiment = {
         x: [0, Math.ceil(Math.max(...xs) * 2) / 2],
         y: [Math.floor(Math.min(...ys)) - 0.5, Math.ceil(Math.max(...ys)) + 0.5],
       },
-      series,
+      groups,
+      key,
     );
     const svgPath = join(resultsDir, `cascade-${ctx.date.slice(0, 10)}.svg`);
     mkdirSync(resultsDir, { recursive: true });
@@ -448,3 +445,51 @@ export const experiment: Experiment = {
     );
   },
 };
+
+/** One row of the speed–accuracy plot. */
+interface PlotRow {
+  order: number;
+  name: string;
+  speed: number;
+  uasP: number;
+}
+
+/**
+ * The speed–accuracy plot's groups (one per order, in order) and its key. A row named "BASE α A…"
+ * is labelled by the initials of BASE's words ("VineCascade" → VC, "filters + coarse pass" → fcp;
+ * parentheses dropped, a digit added when two bases share initials) and "α A…"; the rows of one
+ * base at one order are joined, by speed, when there are two or more.
+ */
+export function speedAccuracyGroups(rows: PlotRow[]): { groups: ScatterSeries[]; key: string[] } {
+  const baseOf = (name: string) => {
+    const i = name.indexOf(" α ");
+    return i < 0 ? name : name.slice(0, i);
+  };
+  const abbr = new Map<string, string>();
+  const used = new Set<string>();
+  for (const r of rows) {
+    const base = baseOf(r.name);
+    if (abbr.has(base)) continue;
+    const words = base.replace(/\([^)]*\)/g, " ").match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+/g) ?? [base];
+    let a = words.map((w) => w[0]).join("");
+    for (let k = 2; used.has(a); k++) a = `${words.map((w) => w[0]).join("")}${k}`;
+    used.add(a);
+    abbr.set(base, a);
+  }
+  const groups: ScatterSeries[] = [];
+  for (const order of [...new Set(rows.map((r) => r.order))].sort((a, b) => a - b)) {
+    const rs = rows.filter((r) => r.order === order);
+    const points = rs.map((r) => {
+      const base = baseOf(r.name);
+      const alpha = r.name.slice(base.length).trim();
+      return { x: r.speed, y: r.uasP, label: alpha === "" ? abbr.get(base)! : `${abbr.get(base)!} ${alpha}` };
+    });
+    const curves: number[][] = [];
+    for (const base of new Set(rs.map((r) => baseOf(r.name)))) {
+      const idx = rs.flatMap((r, i) => (baseOf(r.name) === base ? [i] : []));
+      if (idx.length > 1) curves.push(idx.sort((a, b) => points[a]!.x - points[b]!.x));
+    }
+    groups.push({ name: `order ${order}`, points, curves });
+  }
+  return { groups, key: [...abbr].map(([base, a]) => `${a}: ${base}`) };
+}
