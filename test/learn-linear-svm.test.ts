@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { svmDualObjective, svmPrimalObjective, trainLinearSvm, rowDot } from "../src/learn/linear-svm.js";
+import {
+  svmDualObjective,
+  svmPrimalObjective,
+  trainLinearSvm,
+  rowDot,
+  projectedGradient,
+} from "../src/learn/linear-svm.js";
 import { SparseRowsBuilder } from "../src/prune/sparse-rows.js";
 import { Rng } from "../src/util/rng.js";
 
@@ -155,4 +161,22 @@ test("linear SVM: a larger cost on the negative class trades positives for preci
   const strict = falsePositives(20);
   assert.ok(strict.fp < even.fp, `false positives ${strict.fp} < ${even.fp}`);
   assert.ok(strict.tp < even.tp);
+});
+
+test("projected gradient: g between the bounds, clipped at a bound, NaN (shrink) beyond last sweep's extremes", () => {
+  // Between the bounds: the gradient itself, whatever its sign.
+  assert.equal(projectedGradient(0.5, -2, 1, 0.1, -0.1), -2);
+  assert.equal(projectedGradient(0.5, 3, 1, 0.1, -0.1), 3);
+  // At the lower bound 0: only a descent direction into the box counts.
+  assert.equal(projectedGradient(0, -0.5, 1, 0.1, -0.1), -0.5);
+  assert.equal(projectedGradient(0, 0.05, 1, 0.1, -0.1), 0);
+  assert.ok(Number.isNaN(projectedGradient(0, 0.2, 1, 0.1, -0.1)));
+  // At the upper bound u.
+  assert.equal(projectedGradient(1, 0.5, 1, 0.1, -0.1), 0.5);
+  assert.equal(projectedGradient(1, -0.05, 1, 0.1, -0.1), 0);
+  assert.ok(Number.isNaN(projectedGradient(1, -0.2, 1, 0.1, -0.1)));
+  // No upper bound (squared hinge): only the lower bound is ever active.
+  assert.equal(projectedGradient(7, -0.2, Number.POSITIVE_INFINITY, 0.1, -0.1), -0.2);
+  // The first sweep (infinite extremes) shrinks nothing.
+  assert.equal(projectedGradient(0, 5, 1, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY), 0);
 });

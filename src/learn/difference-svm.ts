@@ -1,6 +1,6 @@
 import type { SparseRows } from "../prune/sparse-rows.js";
 import { Rng } from "../util/rng.js";
-import type { LinearSvmOptions } from "./linear-svm.js";
+import { type LinearSvmOptions, projectedGradient } from "./linear-svm.js";
 
 /** Where a feature row goes in the weight vector: its feature f is weight `offset + f * stride`. */
 export interface Placement {
@@ -273,26 +273,14 @@ export function trainDifferenceSvm(
       const c = cost[k]!;
       const g = y * dot - 1 + (l2 ? (0.5 / c) * a : 0);
       const u = l2 ? Number.POSITIVE_INFINITY : c;
-      let pg = 0;
-      if (a === 0) {
-        if (g > pgMaxOld) {
-          active--;
-          order[s] = order[active]!;
-          order[active] = k;
-          s--;
-          continue;
-        }
-        if (g < 0) pg = g;
-      } else if (a === u) {
-        if (g < pgMinOld) {
-          active--;
-          order[s] = order[active]!;
-          order[active] = k;
-          s--;
-          continue;
-        }
-        if (g > 0) pg = g;
-      } else pg = g;
+      const pg = projectedGradient(a, g, u, pgMaxOld, pgMinOld);
+      if (pg !== pg) {
+        active--;
+        order[s] = order[active]!;
+        order[active] = k;
+        s--;
+        continue;
+      }
       if (pg > pgMax) pgMax = pg;
       if (pg < pgMin) pgMin = pg;
       const qk = qd[k]!;
@@ -493,26 +481,14 @@ function solveGrouped(
         const c = cost[k]!;
         const gr = y * dot - 1 + (l2 ? (0.5 / c) * a : 0);
         const u = l2 ? Number.POSITIVE_INFINITY : c;
-        let pg = 0;
-        if (a === 0) {
-          if (gr > pgMaxOld) {
-            end--;
-            order[s] = order[end]!;
-            order[end] = k;
-            s--;
-            continue;
-          }
-          if (gr < 0) pg = gr;
-        } else if (a === u) {
-          if (gr < pgMinOld) {
-            end--;
-            order[s] = order[end]!;
-            order[end] = k;
-            s--;
-            continue;
-          }
-          if (gr > 0) pg = gr;
-        } else pg = gr;
+        const pg = projectedGradient(a, gr, u, pgMaxOld, pgMinOld);
+        if (pg !== pg) {
+          end--;
+          order[s] = order[end]!;
+          order[end] = k;
+          s--;
+          continue;
+        }
         if (pg > pgMax) pgMax = pg;
         if (pg < pgMin) pgMin = pg;
         const qk = qd[k]!;

@@ -97,27 +97,15 @@ export function trainLinearSvm(
       const a = alpha[k]!;
       const g = y * dot - 1 + diag[k]! * a;
       const u = upper[k]!;
-      let pg = 0;
-      if (a === 0) {
-        if (g > pgMaxOld) {
-          // Stuck at the lower bound with a gradient pointing out: drop it from the active set.
-          active--;
-          order[s] = order[active]!;
-          order[active] = k;
-          s--;
-          continue;
-        }
-        if (g < 0) pg = g;
-      } else if (a === u) {
-        if (g < pgMinOld) {
-          active--;
-          order[s] = order[active]!;
-          order[active] = k;
-          s--;
-          continue;
-        }
-        if (g > 0) pg = g;
-      } else pg = g;
+      const pg = projectedGradient(a, g, u, pgMaxOld, pgMinOld);
+      if (pg !== pg) {
+        // Stuck at a bound with a gradient pointing out: drop it from the active set.
+        active--;
+        order[s] = order[active]!;
+        order[active] = k;
+        s--;
+        continue;
+      }
       if (pg > pgMax) pgMax = pg;
       if (pg < pgMin) pgMin = pg;
       if (Math.abs(pg) > 1e-12 && qd[k]! > 0) {
@@ -184,6 +172,24 @@ export function svmDualObjective(
   }
   for (let f = 0; f < dim; f++) obj -= 0.5 * w[f]! * w[f]!;
   return obj;
+}
+
+/**
+ * The projected gradient of one dual variable a ∈ [0, u] with gradient g, as dual coordinate descent
+ * with shrinking uses it (Hsieh et al. 2008), or NaN when the variable is to be shrunk away: stuck at
+ * a bound with a gradient pointing out further than the last sweep's extremes (pgMaxOld above the
+ * lower bound, pgMinOld below the upper one). Between the bounds it is g itself.
+ */
+export function projectedGradient(
+  a: number,
+  g: number,
+  u: number,
+  pgMaxOld: number,
+  pgMinOld: number,
+): number {
+  if (a === 0) return g > pgMaxOld ? Number.NaN : g < 0 ? g : 0;
+  if (a === u) return g < pgMinOld ? Number.NaN : g > 0 ? g : 0;
+  return g;
 }
 
 /** w·x for row r of x. */

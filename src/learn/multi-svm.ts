@@ -1,6 +1,6 @@
 import type { SparseRows } from "../prune/sparse-rows.js";
 import { Rng } from "../util/rng.js";
-import type { LinearSvmOptions, LinearSvmResult } from "./linear-svm.js";
+import { type LinearSvmOptions, type LinearSvmResult, projectedGradient } from "./linear-svm.js";
 
 /** One binary problem of `trainLinearSvms`: rows of the shared matrix, their labels (±1) and costs (> 0). */
 export interface SvmTask {
@@ -180,23 +180,13 @@ export function trainLinearSvms(
         const a = aT[k]!;
         const g = y * dot[t]! - 1 + diag[t]![k]! * a;
         const u = upper[t]![k]!;
-        let pg = 0;
-        if (a === 0) {
-          if (g > pgMaxOld[t]!) {
-            // Stuck at the lower bound with a gradient pointing out: shrink it away.
-            onT[k] = 0;
-            activeCount[t]!--;
-            continue;
-          }
-          if (g < 0) pg = g;
-        } else if (a === u) {
-          if (g < pgMinOld[t]!) {
-            onT[k] = 0;
-            activeCount[t]!--;
-            continue;
-          }
-          if (g > 0) pg = g;
-        } else pg = g;
+        const pg = projectedGradient(a, g, u, pgMaxOld[t]!, pgMinOld[t]!);
+        if (pg !== pg) {
+          // Stuck at a bound with a gradient pointing out: shrink it away.
+          onT[k] = 0;
+          activeCount[t]!--;
+          continue;
+        }
         stillActive = true;
         if (pg > pgMax[t]!) pgMax[t] = pg;
         if (pg < pgMin[t]!) pgMin[t] = pg;
