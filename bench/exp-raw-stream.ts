@@ -42,6 +42,33 @@ function writeRepeated(path: string, unit: string, bytes: number, blank: boolean
   return size + cut;
 }
 
+/**
+ * Writes `unit` (paragraphs separated by blank lines) again and again as `writeRepeated` does, but copy
+ * k renames every capitalized word and every number by appending "q" and k in base 36 (e.g. "Johnq1a",
+ * "2004q1a"): each copy brings new forms, as a long stream of names, numbers and typos does.
+ */
+function writeNewWords(path: string, unit: string, bytes: number): number {
+  const fd = openSync(path, "w");
+  let size = 0;
+  for (let k = 0; size < bytes; k++) {
+    const tag = `q${k.toString(36)}`;
+    let buf = Buffer.from(
+      unit.replace(/\b(?:[A-Z][a-z]+|\d+)\b/g, (w) => w + tag),
+      "utf8",
+    );
+    if (size + buf.length > bytes) {
+      let cut = bytes - size;
+      while (cut > 0 && !(buf[cut - 1] === 10 && cut >= 2 && buf[cut - 2] === 10)) cut--;
+      buf = buf.subarray(0, cut);
+      if (cut === 0) break;
+    }
+    writeSync(fd, buf);
+    size += buf.length;
+  }
+  closeSync(fd);
+  return size;
+}
+
 interface Run {
   seconds: number;
   firstOutput: number;
@@ -73,8 +100,8 @@ function runCli(cli: string, args: string[]): Promise<Run> {
 
 /**
  * `npm run bench -- raw-stream [--sizes 1,10,100] [--tag-sizes 1,10,100] [--lines-sizes 1,10]
- * [--tb en_ewt] [--model M] [--cli PATH --label TEXT]` (sizes in MB; --cli runs another build, e.g.
- * an older commit, whose rows are labelled TEXT).
+ * [--new-words-sizes 2,8] [--tb en_ewt] [--model M] [--cli PATH --label TEXT]` (sizes in MB; none of
+ * new words by default; --cli runs another build, e.g. an older commit, whose rows are labelled TEXT).
  */
 export const experiment: Experiment = {
   summary: "parse --raw and tag against input size (1, 10, 100 MB): peak memory, time to first output",
@@ -83,6 +110,7 @@ export const experiment: Experiment = {
       sizes: { type: "string" },
       "lines-sizes": { type: "string" },
       "tag-sizes": { type: "string" },
+      "new-words-sizes": { type: "string" },
       tb: { type: "string" },
       model: { type: "string" },
       cli: { type: "string" },
@@ -97,6 +125,7 @@ export const experiment: Experiment = {
     const linesSizes = list(values["lines-sizes"], "1,10");
     const label = values.label === undefined ? "" : `${values.label}: `;
     const tagSizes = list(values["tag-sizes"], "1,10,100");
+    const newWordsSizes = list(values["new-words-sizes"], "");
     const tb = values.tb ?? "en_ewt";
     const model = values.model ?? DEFAULT_MODEL;
     const cli = values.cli ?? join(repoRoot, "dist", "src", "cli", "main.js");
@@ -155,6 +184,19 @@ export const experiment: Experiment = {
           );
           rmSync(path);
         }
+      }
+      for (const mb of newWordsSizes) {
+        const path = join(tmp, `new-${mb}.txt`);
+        const bytes = writeNewWords(path, treebankText(conllu, true), mb * MB);
+        rows.push(
+          row(
+            "parse --raw: raw text, each copy's names and numbers renamed (new words)",
+            mb,
+            bytes,
+            await runCli(cli, ["parse", "--model", model, "--raw", path]),
+          ),
+        );
+        rmSync(path);
       }
       for (const mb of tagSizes) {
         const path = join(tmp, `tag-${mb}.conllu`);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { isTree } from "../src/decode/tree-predicates.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
+import { toConllu } from "../src/pipeline/pipeline.js";
 import { repoRoot } from "./helpers.js";
 
 test("the bundled English model parses raw text into sensible trees", () => {
@@ -52,4 +53,28 @@ test("vineparse tag --model accepts a pipeline bundle and uses its tagger", () =
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^1\tThey\t_\tPRON\tPRP\t/);
   assert.match(r.stdout, /\n2\tbark\t_\tVERB\tVBP\t/);
+});
+
+test("fresh vocabularies between blocks: the same output, and the forms held stay bounded", () => {
+  // Each text is one block, full of words no earlier text had (names, numbers), as in a long stream.
+  // The two kinds of text meet their tags in different orders, so a fresh vocabulary numbers the
+  // tags differently from the one before it.
+  const texts = Array.from({ length: 12 }, (_, i) =>
+    i % 2 === 0
+      ? `Ms. Qor${i}vak paid ${1000 + 37 * i} dollars to Zlat${i}ers on ${i + 1} May. ` +
+        `The committee of Brenn${i}ia didn't approve the order ${i}x${i * 7}, and Hul${i}an left early.`
+      : `Quickly, the ${i}th report from Varn${i}ok was sent! ` +
+        `Did they really see ${i * 3} blue cars near Tesh${i}ville yesterday?`,
+  );
+  const fresh = loadPipeline();
+  fresh.maxForms = 8;
+  const kept = loadPipeline();
+  let most = 0;
+  for (const t of texts) {
+    assert.equal(fresh.parseText(t).map(toConllu).join(""), kept.parseText(t).map(toConllu).join(""));
+    most = Math.max(most, fresh.internedForms);
+  }
+  // A fresh vocabulary holds the root symbol, at most maxForms + 1 forms before a block, and its block's.
+  assert.ok(most <= 8 + 1 + 40, `at most ${most} forms`);
+  assert.ok(kept.internedForms > 2 * most, `${kept.internedForms} forms kept, ${most} at most fresh`);
 });

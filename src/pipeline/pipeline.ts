@@ -45,6 +45,13 @@ export function pipelineTimes(): PipelineTimes {
 }
 
 /**
+ * Interned forms after which a pipeline starts a fresh vocabulary (`Pipeline.maxForms`): a few MiB of
+ * strings and per-form caches, and three times the distinct forms of en_ewt's training text (19,674
+ * in 1.1 MB), so ordinary text seldom reaches it; a stream of new words does.
+ */
+export const PIPELINE_MAX_FORMS = 65536;
+
+/**
  * Raw text → sentences → words → tags → tree → relations. Holds a tagger (optional: without one,
  * input must carry tags) and a parser of any order. Not safe for concurrent use (reused buffers).
  */
@@ -57,6 +64,8 @@ export class Pipeline {
   cascade: PruningCascade;
   /** When set, `annotateEach` (and `annotateBlock`, `parseText`) add each stage's seconds to it. */
   times: PipelineTimes | null = null;
+  /** Interned forms after which the next block starts a fresh vocabulary (see `freshVocab`). */
+  maxForms = PIPELINE_MAX_FORMS;
 
   /**
    * `tagger` may be a function that builds it, called when the tagger is first needed (input to tag),
@@ -79,6 +88,11 @@ export class Pipeline {
       this.makeTagger = null;
     }
     return this.built;
+  }
+
+  /** Forms interned in the current vocabulary (at most about `maxForms` plus a block's). */
+  get internedForms(): number {
+    return this.vocab.form.size;
   }
 
   /** Whether the pipeline has a tagger (built or not yet). */
@@ -173,9 +187,15 @@ export class Pipeline {
     return { forms, upos, xpos };
   }
 
-  /** Forms are interned for feature lookup; start afresh now and then so a long stream stays bounded. */
+  /**
+   * Forms are interned for feature lookup, and the caches of the parser and the filters learn each
+   * form's atoms by its id: a stream of new words (names, numbers, typos) would make them grow
+   * without end. So once `maxForms` forms are interned, the next block starts a fresh vocabulary
+   * (the caches notice and start again): the same output, for memory bounded by about `maxForms`
+   * forms plus a block's.
+   */
   private freshVocab(): void {
-    if (this.vocab.form.size > 1_000_000) this.vocab = new Vocabularies();
+    if (this.vocab.form.size > this.maxForms) this.vocab = new Vocabularies();
   }
 
   /** The annotated sentence of `c` from its words and parse. */
