@@ -119,6 +119,7 @@ export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
 export {
   type AnnotatedSentence,
   Pipeline,
+  PIPELINE_MAX_FORMS,
   type PipelineTimes,
   pipelineTimes,
   type TextOptions,
