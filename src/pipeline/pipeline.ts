@@ -46,8 +46,8 @@ export function pipelineTimes(): PipelineTimes {
 
 /**
  * Interned forms after which a pipeline starts a fresh vocabulary (`Pipeline.maxForms`): a few MiB of
- * strings and per-form caches, and three times the distinct forms of en_ewt's training text (19,674
- * in 1.1 MB), so ordinary text seldom reaches it; a stream of new words does.
+ * strings and per-form caches, and more than the distinct forms of a whole treebank's training text
+ * such as en_ewt's, so ordinary text seldom reaches it; a stream of new words does.
  */
 export const PIPELINE_MAX_FORMS = 65536;
 
