@@ -56,6 +56,11 @@ class Row {
   readonly per: Float64Array;
   /** Total seconds of each timed pass. */
   readonly totals: number[] = [];
+  /**
+   * Seconds of the reference row's (unpruned first order's) pass timed just before each of this
+   * row's timed passes: `pairedSpeed` divides each by the pass that followed it.
+   */
+  readonly refTotals: number[] = [];
   /** Seconds of each timed pass by phase (`parseBlock`'s cascade passes, parse and labels). */
   readonly phases: BlockTimes[] = [];
   uasP = 0;
@@ -126,6 +131,16 @@ class Row {
     parseBlock(this.parser, this.sents, this.vocab, this.cascade, times);
     this.totals.push(Number(process.hrtime.bigint() - t0) / 1e9);
     this.phases.push(times);
+  }
+
+  /**
+   * Speed relative to the reference row as the median of the ratios of adjacent passes (the
+   * reference's pass, then this row's): drift of a shared host between passes cancels out of each
+   * ratio. 1 for the reference row itself.
+   */
+  pairedSpeed(): number {
+    if (this.refTotals.length === 0) return 1;
+    return median(this.refTotals.map((t, i) => t / this.totals[i]!));
   }
 
   /** Median over the timed passes of the seconds `part` picks out of each. */
@@ -318,16 +333,26 @@ export const experiment: Experiment = {
       }
     });
     for (const r of rows) r.evaluate();
-    for (let rep = 0; rep < reps; rep++)
-      for (const r of rows) {
-        r.pass();
-        r.passEach();
-      }
+    // Each round times every row once, each right after a pass of the reference (the unpruned first
+    // order), then the sentence-by-sentence passes of the exponents: a row's speed is both the ratio of
+    // the medians and the median of its adjacent-pass ratios ("paired ×").
     const ref = rows[0]!;
+    for (let rep = 0; rep < reps; rep++) {
+      for (const r of rows) {
+        if (r !== ref) {
+          ref.pass();
+          r.refTotals.push(ref.totals.pop()!);
+          ref.phases.pop();
+        }
+        r.pass();
+      }
+      for (const r of rows) r.passEach();
+    }
     const table: Cell[][] = rows.map((r) => [
       r.order,
       r.name,
       round(ref.median / r.median),
+      round(r.pairedSpeed()),
       Math.round(tokens / r.median),
       round(100 * (1 - r.kept / r.arcs)),
       round((100 * r.goldKept) / r.gold),
@@ -335,8 +360,8 @@ export const experiment: Experiment = {
       r.fallbacks,
     ]);
     ctx.table(
-      `Speed relative to unpruned first order (median of ${reps} interleaved passes, cascade time included, ${PARSE_BLOCK} sentences at a time as vineparse parse does), pruning efficiency (share of arcs pruned), oracle (share of gold arcs kept) and UAS-P on ${sents.length} dev sentences`,
-      ["order", "pruning", "speed ×", "tok/s", "pruned %", "oracle %", "UAS-P", "fallbacks"],
+      `Speed relative to unpruned first order (ratio of the medians of ${reps} interleaved passes, and "paired": the median of the ratios of each pass to a pass of the unpruned first order just before it; cascade time included, ${PARSE_BLOCK} sentences at a time as vineparse parse does), pruning efficiency (share of arcs pruned), oracle (share of gold arcs kept) and UAS-P on ${sents.length} dev sentences`,
+      ["order", "pruning", "speed ×", "paired ×", "tok/s", "pruned %", "oracle %", "UAS-P", "fallbacks"],
       table,
     );
     // Where each row's time goes: the cascade's passes (filters, top-k, vine, max-marginal), the final
