@@ -28,7 +28,15 @@ import { TOPK_KIND } from "../src/prune/top-k.js";
 import { VINE_KIND } from "../src/prune/vine-pass.js";
 import { topKFor } from "../src/prune/spec.js";
 import { isAlphaPass, setCascadeAlphas } from "../src/prune/tune-alphas.js";
-import { type BenchContext, BenchAbort, type Experiment, fitExponent, median, resultsDir } from "./lib.js";
+import {
+  type BenchContext,
+  BenchAbort,
+  type Experiment,
+  fitExponent,
+  median,
+  perRoundRatios,
+  resultsDir,
+} from "./lib.js";
 import { type ScatterSeries, scatterPlotSvg } from "./svg-plot.js";
 
 /** Sentence-length buckets of the arcs-per-token table: lower bounds (the last is open). */
@@ -140,7 +148,7 @@ class Row {
    */
   pairedSpeed(): number {
     if (this.refTotals.length === 0) return 1;
-    return median(this.refTotals.map((t, i) => t / this.totals[i]!));
+    return median(perRoundRatios(this.refTotals, this.totals));
   }
 
   /** Median over the timed passes of the seconds `part` picks out of each. */

@@ -325,6 +325,12 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[h]! : (s[h - 1]! + s[h]!) / 2;
 }
 
+/** The per-round ratios timesA[r] / timesB[r] of two variants timed in the same rounds. */
+export function perRoundRatios(timesA: readonly number[], timesB: readonly number[]): number[] {
+  const n = Math.min(timesA.length, timesB.length);
+  return timesA.slice(0, n).map((t, r) => t / timesB[r]!);
+}
+
 /**
  * One line comparing two variants timed in the same rounds (times[r] of each from round r): the
  * median of the per-round ratios a / b with their range, which a host slowing down between rounds
@@ -336,10 +342,9 @@ export function pairedRatioNote(
   b: string,
   timesB: readonly number[],
 ): string {
-  const n = Math.min(timesA.length, timesB.length);
-  const ratios = timesA.slice(0, n).map((t, r) => t / timesB[r]!);
+  const ratios = perRoundRatios(timesA, timesB);
   return (
-    `${a} / ${b} time: median of ${n} per-round ratios ${median(ratios).toFixed(3)} ` +
+    `${a} / ${b} time: median of ${ratios.length} per-round ratios ${median(ratios).toFixed(3)} ` +
     `(range ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}); ratio of medians ` +
     `${(median(timesA) / median(timesB)).toFixed(3)}`
   );
