@@ -2,8 +2,7 @@
 // Local (B&C filter files) and VineCascade in front of the same final model of order 1, 2 and 3;
 // speed relative to unpruned first order (one interleaved run), pruning efficiency, oracle, UAS-P,
 // and parse time against sentence length with fitted exponents.
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync } from "node:fs";
 import { alphaListOption, numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { loadCorpus } from "../src/corpus/load.js";
 import type { Sentence } from "../src/corpus/sentence.js";
@@ -35,7 +34,6 @@ import {
   fitExponent,
   median,
   perRoundRatios,
-  resultsDir,
 } from "./lib.js";
 import { type ScatterSeries, scatterPlotSvg } from "./svg-plot.js";
 
@@ -450,11 +448,7 @@ export const experiment: Experiment = {
       groups,
       key,
     );
-    const svgPath = join(resultsDir, `cascade-${ctx.date.slice(0, 10)}.svg`);
-    mkdirSync(resultsDir, { recursive: true });
-    writeFileSync(svgPath + ".tmp", svg);
-    renameSync(svgPath + ".tmp", svgPath);
-    ctx.note(`speed–accuracy plot written to ${svgPath}`);
+    ctx.writeResult("cascade", "svg", svg, "speed–accuracy plot");
     // Arcs a cascade leaves per token, by sentence length: flat for a cascade whose passes after it
     // cost O(n), growing with n when it keeps O(n²) arcs (unpruned: n per token).
     // Then: tokens left with a single head, whose arc (and, around it, the parts every tree holds)

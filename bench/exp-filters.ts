@@ -3,7 +3,7 @@
 // filter's settings, SVG), and Table 7 (first- and second-order parsing with each filter, parsers
 // trained unfiltered and trained with the filter, timed in one interleaved run).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { FILTER_KINDS } from "../src/cli/filter/kinds.js";
@@ -33,7 +33,6 @@ import {
   jointFilterRatioNotes,
   median,
   repoRoot,
-  resultsDir,
 } from "./lib.js";
 import { linePlotSvg, type PlotSeries } from "./svg-plot.js";
 
@@ -420,11 +419,7 @@ export const experiment: Experiment = {
         },
         series,
       );
-      const path = join(resultsDir, `filters-figure2-${ctx.date.slice(0, 10)}.svg`);
-      mkdirSync(resultsDir, { recursive: true });
-      writeFileSync(path + ".tmp", svg);
-      renameSync(path + ".tmp", path);
-      ctx.note(`Figure 2 written to ${path}`);
+      ctx.writeResult("filters-figure2", "svg", svg, "Figure 2");
     }
 
     if (!parts.has("table7")) return;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, platform, release, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -181,6 +181,19 @@ export class BenchContext {
   /** Path of the results file of this run with the given extension ("md" or "json"). */
   resultsPath(ext: "md" | "json"): string {
     return join(resultsDir, `${this.name}-${this.date.slice(0, 10)}.${ext}`);
+  }
+
+  /**
+   * Writes `text` (e.g. a plot) to bench/results/<base>-<date>.<ext> whole or not at all (a temporary
+   * file renamed over it) and notes `what` and the path; nothing when the run is not recorded.
+   */
+  writeResult(base: string, ext: string, text: string, what: string): void {
+    if (!this.record) return;
+    const path = join(resultsDir, `${base}-${this.date.slice(0, 10)}.${ext}`);
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(path + ".tmp", text);
+    renameSync(path + ".tmp", path);
+    this.note(`${what} written to ${path}`);
   }
 
   /** One line describing the run: machine, Node, commit, date. */
