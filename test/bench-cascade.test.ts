@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { experiment } from "../bench/exp-cascade.js";
 import { BenchContext, resultsDir } from "../bench/lib.js";
-import { runCli } from "./toy-models.js";
+import { runCli, toyVineTrainArgs } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 test("cascade bench on a toy vine cascade: paired speeds, each row's unpruned UAS-P, nothing written when not recording", async () => {
@@ -16,25 +16,7 @@ test("cascade bench on a toy vine cascade: paired speeds, each row's unpruned UA
     writeFileSync(trainPath, toyTreebank(120, 5));
     writeFileSync(devPath, toyTreebank(40, 6));
     const model = join(dir, "o1.vpm");
-    const t = runCli([
-      "train",
-      "--train",
-      trainPath,
-      "--dev",
-      devPath,
-      "--prune",
-      "vine",
-      "--epochs",
-      "2",
-      "--cascade-epochs",
-      "2",
-      "--cascade-bits",
-      "14",
-      "--bits",
-      "16",
-      "--out",
-      model,
-    ]);
+    const t = runCli(toyVineTrainArgs(trainPath, devPath, 1, model));
     assert.equal(t.status, 0, t.stderr);
     const before = readdirSync(resultsDir);
     let printed = "";

@@ -9,7 +9,7 @@ import { evaluateParser } from "../src/parser/evaluate.js";
 import { loadParser } from "../src/parser/load-parser.js";
 import type { ArcPruner } from "../src/prune/pruner.js";
 import { setCascadeAlphas, tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
-import { runCli } from "./toy-models.js";
+import { runCli, toyVineTrainArgs } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const alphas = (passes: readonly ArcPruner[]) =>
@@ -27,28 +27,7 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     const model = join(dir, "o2.vpm");
     // Trains a second-order model behind a vine and a first-order max-marginal pass.
     const trainVine = (out: string, ...more: string[]) =>
-      runCli([
-        "train",
-        "--train",
-        trainPath,
-        "--dev",
-        devPath,
-        "--order",
-        "2",
-        "--prune",
-        "vine",
-        "--epochs",
-        "2",
-        "--cascade-epochs",
-        "2",
-        "--cascade-bits",
-        "14",
-        "--bits",
-        "16",
-        ...more,
-        "--out",
-        out,
-      ]);
+      runCli(toyVineTrainArgs(trainPath, devPath, 2, out, ...more));
     const t = trainVine(model);
     assert.equal(t.status, 0, t.stderr);
 

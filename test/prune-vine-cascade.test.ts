@@ -40,6 +40,7 @@ import { checkRoundTrip } from "./filter-round-trip.js";
 import { repoRoot } from "./helpers.js";
 import { checkOnlyRemoves } from "./prune-helpers.js";
 import { toyTreebank } from "./toy-treebank.js";
+import { toyVineTrainArgs } from "./toy-models.js";
 
 const vocab = new Vocabularies();
 const train = [...parseConllu(toyTreebank(150, 11))].map((r) => toSentence(r, vocab));
@@ -524,27 +525,7 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
     writeFileSync(trainPath, toyTreebank(120, 1));
     writeFileSync(devPath, toyTreebank(40, 2));
     const model = join(dir, "o2.vpm");
-    const t = cli([
-      "train",
-      "--train",
-      trainPath,
-      "--dev",
-      devPath,
-      "--order",
-      "2",
-      "--prune",
-      "vine",
-      "--epochs",
-      "2",
-      "--cascade-epochs",
-      "2",
-      "--cascade-bits",
-      "14",
-      "--bits",
-      "16",
-      "--out",
-      model,
-    ]);
+    const t = cli(toyVineTrainArgs(trainPath, devPath, 2, model));
     assert.equal(t.status, 0, t.stderr);
     assert.match(
       t.stderr,

@@ -27,6 +27,41 @@ export function startCli(args: string[]) {
   return spawn(process.execPath, [cli, ...args], { stdio: ["pipe", "pipe", "pipe"] });
 }
 
+/**
+ * Arguments of `vineparse train` for a small model of `order` behind a vine cascade on toy
+ * treebanks (two epochs for the parser and each pass, small tables), then `more`, then `--out out`.
+ */
+export function toyVineTrainArgs(
+  train: string,
+  dev: string,
+  order: 1 | 2 | 3,
+  out: string,
+  ...more: string[]
+): string[] {
+  return [
+    "train",
+    "--train",
+    train,
+    "--dev",
+    dev,
+    "--order",
+    String(order),
+    "--prune",
+    "vine",
+    "--epochs",
+    "2",
+    "--cascade-epochs",
+    "2",
+    "--cascade-bits",
+    "14",
+    "--bits",
+    "16",
+    ...more,
+    "--out",
+    out,
+  ];
+}
+
 /** Small models trained on the toy treebank, written to a fresh temporary directory. */
 export interface ToyModels {
   dir: string;
