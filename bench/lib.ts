@@ -180,7 +180,12 @@ export class BenchContext {
 
   /** Path of the results file of this run with the given extension ("md" or "json"). */
   resultsPath(ext: "md" | "json"): string {
-    return join(resultsDir, `${this.name}-${this.date.slice(0, 10)}.${ext}`);
+    return this.resultFile(this.name, ext);
+  }
+
+  /** bench/results/<base>-<date of the run>.<ext>. */
+  private resultFile(base: string, ext: string): string {
+    return join(resultsDir, `${base}-${this.date.slice(0, 10)}.${ext}`);
   }
 
   /**
@@ -189,7 +194,7 @@ export class BenchContext {
    */
   writeResult(base: string, ext: string, text: string, what: string): void {
     if (!this.record) return;
-    const path = join(resultsDir, `${base}-${this.date.slice(0, 10)}.${ext}`);
+    const path = this.resultFile(base, ext);
     mkdirSync(resultsDir, { recursive: true });
     writeFileSync(path + ".tmp", text);
     renameSync(path + ".tmp", path);

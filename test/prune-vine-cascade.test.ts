@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,10 +36,9 @@ import { VinePartScorer } from "../src/prune/vine-features.js";
 import { VinePass } from "../src/prune/vine-pass.js";
 import { Rng } from "../src/util/rng.js";
 import { checkRoundTrip } from "./filter-round-trip.js";
-import { repoRoot } from "./helpers.js";
 import { checkOnlyRemoves } from "./prune-helpers.js";
+import { runCli, toyVineTrainArgs } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
-import { toyVineTrainArgs } from "./toy-models.js";
 
 const vocab = new Vocabularies();
 const train = [...parseConllu(toyTreebank(150, 11))].map((r) => toSentence(r, vocab));
@@ -483,13 +481,6 @@ test("order-1 cascade without a vine pass: the filter, then a coarse first-order
   }
 });
 
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [join(repoRoot, "dist", "src", "cli", "main.js"), ...args], {
-    encoding: "utf8",
-  });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
 test("given prefix masks replace the prefix's own on train (fold masks), not on dev", () => {
   const prefix = new PruningCascade([new LenVinePruner(4)]);
   // Looser masks than the prefix's: every arc of length ≤ 6.
@@ -525,7 +516,7 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
     writeFileSync(trainPath, toyTreebank(120, 1));
     writeFileSync(devPath, toyTreebank(40, 2));
     const model = join(dir, "o2.vpm");
-    const t = cli(toyVineTrainArgs(trainPath, devPath, 2, model));
+    const t = runCli(toyVineTrainArgs(trainPath, devPath, 2, model));
     assert.equal(t.status, 0, t.stderr);
     assert.match(
       t.stderr,
@@ -535,7 +526,7 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
     assert.equal(parser.cascade.name, "vine+maxmarginal");
     for (const prune of ["default", "none"]) {
       const out = join(dir, `${prune}.conllu`);
-      const p = cli([
+      const p = runCli([
         "parse",
         "--model",
         model,
@@ -549,14 +540,14 @@ test("CLI: train --order 2 --prune vine stores the cascade in the model; parse r
       ]);
       assert.equal(p.status, 0, p.stderr);
       assert.equal(JSON.parse(p.stderr.trim()).prune, prune === "none" ? "none" : "vine+maxmarginal");
-      const e = cli(["eval", "--gold", devPath, "--system", out, "--json"]);
+      const e = runCli(["eval", "--gold", devPath, "--system", out, "--json"]);
       assert.equal(e.status, 0, e.stderr);
       // Trained on the cascade's masks, the model is only accurate under them (arcs the cascade always
       // pruned were never penalised): unpruned parsing must work, not be accurate.
       if (prune === "default") assert.ok(JSON.parse(e.stdout).uasNoPunct >= 90, `${prune}: ${e.stdout}`);
       assert.ok(readFileSync(out, "utf8").length > 0);
     }
-    const bad = cli(["parse", "--model", model, "--input", devPath, "--prune", "vine"]);
+    const bad = runCli(["parse", "--model", model, "--input", devPath, "--prune", "vine"]);
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /--prune vine/);
     assert.deepEqual(parsePruneSpec("vine"), [{ type: "vine" }]);
@@ -575,13 +566,13 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     const filter = join(dir, "len.vpf");
     // A Len-Vine filter (limit 5) trained on the toy train set, with extra options.
     const lenFilter = (...extra: string[]) =>
-      cli(["filter", "train", "--kind", "lenvine", "--limit", "5", "--train", trainPath, ...extra]);
+      runCli(["filter", "train", "--kind", "lenvine", "--limit", "5", "--train", trainPath, ...extra]);
     const f = lenFilter("--out", filter);
     assert.equal(f.status, 0, f.stderr);
     const common = ["train", "--train", trainPath, "--dev", devPath, "--order", "2", "--epochs", "1"];
     const small = ["--cascade-epochs", "2", "--cascade-bits", "14", "--bits", "16"];
     const model = join(dir, "o2.vpm");
-    const t = cli([...common, ...small, "--prune", `${filter},vine`, "--vine-pass", "no", "--out", model]);
+    const t = runCli([...common, ...small, "--prune", `${filter},vine`, "--vine-pass", "no", "--out", model]);
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stderr, /cascade pass lenvine: train \d+ of \d+ gold arcs lost/);
     assert.match(t.stderr, /cascade pass first-order \(alpha [-\d.]+\): train/);
@@ -590,7 +581,16 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     const model1 = join(dir, "o1.vpm");
     const o1 = [...common.slice(0, -4), "--order", "1", "--epochs", "1", ...small];
     const noVine = ["--prune", `${filter},vine`, "--vine-pass", "no"];
-    const t1 = cli([...o1, ...noVine, "--pass-features", "coarse", "--train-masks", "none", "--out", model1]);
+    const t1 = runCli([
+      ...o1,
+      ...noVine,
+      "--pass-features",
+      "coarse",
+      "--train-masks",
+      "none",
+      "--out",
+      model1,
+    ]);
     assert.equal(t1.status, 0, t1.stderr);
     assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
     assert.match(t1.stderr, /the parser trains on every arc; parsing runs the whole cascade/);
@@ -602,7 +602,7 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       assert.match(r.stderr, new RegExp(`fold ${f}/2 left out: training on 50 sentences`));
     });
     const model2 = join(dir, "o1-folds.vpm");
-    const t2 = cli([...o1, ...noVine, "--filter-folds", foldFiles.join(","), "--out", model2]);
+    const t2 = runCli([...o1, ...noVine, "--filter-folds", foldFiles.join(","), "--out", model2]);
     assert.equal(t2.status, 0, t2.stderr);
     assert.match(t2.stderr, /training masks: each of 2 folds masked by filters trained without it/);
     assert.equal(loadParser(model2).cascade.name, "lenvine+maxmarginal");
@@ -622,7 +622,7 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       [["--order", "1", "--prune", `${filter},vine`, "--train-masks", "some"], /train-masks/],
     ] as const) {
       const out = join(dir, "bad.vpm");
-      const r = cli([...common, ...small, ...args, "--out", out]);
+      const r = runCli([...common, ...small, ...args, "--out", out]);
       assert.equal(r.status, 2, r.stderr);
       assert.match(r.stderr, message);
       assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
