@@ -297,6 +297,7 @@ export {
 } from "./prune/max-marginal-pass.js";
 export {
   type AlphaTuneOptions,
+  type AlphaReference,
   type AlphaTuneResult,
   setCascadeAlphas,
   tuneCascadeAlphas,

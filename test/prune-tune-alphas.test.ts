@@ -7,6 +7,7 @@ import { loadCorpus } from "../src/corpus/load.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { evaluateParser } from "../src/parser/evaluate.js";
 import { loadParser } from "../src/parser/load-parser.js";
+import { PruningCascade } from "../src/prune/cascade.js";
 import type { ArcPruner } from "../src/prune/pruner.js";
 import { setCascadeAlphas, tuneCascadeAlphas } from "../src/prune/tune-alphas.js";
 import { runCli, toyVineTrainArgs } from "./toy-models.js";
@@ -76,6 +77,41 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
       trained.map((a) => (a < 0.95 ? 0.95 : a)),
     );
 
+    // Against the model unpruned: the floors are its halves' UAS-P without a cascade, which the
+    // tuned cascade keeps within the tolerance on each half, and the trial that stopped the climb
+    // fell below one of them.
+    const unprunedHalves = halves.map(
+      (h) => evaluateParser(parser, h, vocab, new PruningCascade()).uasNoPunct,
+    );
+    const againstUnpruned = loadParser(model);
+    const tol = 0.3;
+    const u = tuneCascadeAlphas(againstUnpruned, againstUnpruned.cascade, dev, vocab, {
+      tolerance: tol,
+      reference: "unpruned",
+    });
+    assert.ok(
+      Math.abs(u.reference - evaluateParser(againstUnpruned, dev, vocab, new PruningCascade()).uasNoPunct) <
+        1e-9,
+    );
+    assert.ok(Math.abs(u.before - evaluateParser(loadParser(model), dev, vocab).uasNoPunct) < 1e-9);
+    const uEnd = halfScores(againstUnpruned);
+    for (let k = 0; k < 2; k++) assert.ok(uEnd[k]! >= unprunedHalves[k]! - tol - 1e-9, `half ${k}`);
+    const stops = u.trials.filter((x) => !x.accepted);
+    for (const stop of stops) {
+      const probe = loadParser(model);
+      const probeAlphas = u.passes.map((p) =>
+        p.pass < stop.pass ? p.after : p.pass === stop.pass ? stop.alpha : p.before,
+      );
+      setCascadeAlphas(probe.cascade, probeAlphas);
+      const h = halfScores(probe);
+      assert.ok(
+        h.some((v, k) => v < unprunedHalves[k]! - tol - 1e-9),
+        `stop at ${stop.alpha} within every floor`,
+      );
+    }
+    // The cascade-relative search gives `reference` = `before`.
+    assert.equal(r.reference, r.before);
+
     // The CLI writes a copy with the tuned α (the same search: the same values).
     const out = join(dir, "tuned.vpm");
     const c = runCli([
@@ -99,6 +135,40 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     assert.match(c.stderr, /check: alpha chosen on the odd sentences/);
     assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
     assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
+    const outU = join(dir, "tuned-u.vpm");
+    const cu = runCli([
+      "filter",
+      "tune",
+      "--model",
+      model,
+      "--dev",
+      devPath,
+      "--out",
+      outU,
+      "--tolerance",
+      "0.3",
+      "--reference",
+      "unpruned",
+    ]);
+    assert.equal(cu.status, 0, cu.stderr);
+    assert.match(cu.stderr, /\(without a cascade: [\d.]+\)/);
+    assert.deepEqual(alphas(loadParser(outU).cascade.passes), alphas(againstUnpruned.cascade.passes));
+    const badRef = runCli([
+      "filter",
+      "tune",
+      "--model",
+      model,
+      "--dev",
+      devPath,
+      "--out",
+      join(dir, "bad.vpm"),
+      "--reference",
+      "gold",
+    ]);
+    assert.notEqual(badRef.status, 0);
+    assert.equal(badRef.stderr.trim().split("\n").length, 1, badRef.stderr);
+    assert.match(badRef.stderr, /--reference must be one of cascade, unpruned/);
+    assert.ok(!existsSync(join(dir, "bad.vpm")));
 
     // parse --alpha sets the same α at parse time: the same output as the tuned copy; a first value
     // alone sets the first pass; more values than passes: one line, nothing written.
