@@ -114,19 +114,9 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
 
     // The CLI writes a copy with the tuned α (the same search: the same values).
     const out = join(dir, "tuned.vpm");
-    const c = runCli([
-      "filter",
-      "tune",
-      "--model",
-      model,
-      "--dev",
-      devPath,
-      "--out",
-      out,
-      "--tolerance",
-      "0.5",
-      "--check",
-    ]);
+    const tune = (to: string, ...more: string[]) =>
+      runCli(["filter", "tune", "--model", model, "--dev", devPath, "--out", to, ...more]);
+    const c = tune(out, "--tolerance", "0.5", "--check");
     assert.equal(c.status, 0, c.stderr);
     assert.match(
       c.stderr,
@@ -136,35 +126,11 @@ test("cascade α tuning on dev: only raises α, keeps each dev half within the t
     assert.match(c.stderr, /tuned\.vpm: alpha pass 1 \(vine\) [-\d.]+ → [-\d.]+, pass 2 \(maxmarginal\)/);
     assert.deepEqual(alphas(loadParser(out).cascade.passes), tuned);
     const outU = join(dir, "tuned-u.vpm");
-    const cu = runCli([
-      "filter",
-      "tune",
-      "--model",
-      model,
-      "--dev",
-      devPath,
-      "--out",
-      outU,
-      "--tolerance",
-      "0.3",
-      "--reference",
-      "unpruned",
-    ]);
+    const cu = tune(outU, "--tolerance", "0.3", "--reference", "unpruned");
     assert.equal(cu.status, 0, cu.stderr);
     assert.match(cu.stderr, /\(without a cascade: [\d.]+\)/);
     assert.deepEqual(alphas(loadParser(outU).cascade.passes), alphas(againstUnpruned.cascade.passes));
-    const badRef = runCli([
-      "filter",
-      "tune",
-      "--model",
-      model,
-      "--dev",
-      devPath,
-      "--out",
-      join(dir, "bad.vpm"),
-      "--reference",
-      "gold",
-    ]);
+    const badRef = tune(join(dir, "bad.vpm"), "--reference", "gold");
     assert.notEqual(badRef.status, 0);
     assert.equal(badRef.stderr.trim().split("\n").length, 1, badRef.stderr);
     assert.match(badRef.stderr, /--reference must be one of cascade, unpruned/);
