@@ -17,6 +17,7 @@ import { evaluateCascade } from "../prune/evaluate-cascade.js";
 import { cascadeModelData, loadCascade } from "../prune/load-pruner.js";
 import { parsePruneSpec, resolvePruneSpec } from "../prune/spec.js";
 import {
+  ALPHA_REFERENCES,
   DEFAULT_ALPHA_GRID,
   DEFAULT_ALPHA_TOLERANCE,
   hasAlphaPass,
@@ -341,13 +342,7 @@ async function tune(args: string[]): Promise<number> {
   const tolerance = numberOption("filter tune", "tolerance", values.tolerance, DEFAULT_ALPHA_TOLERANCE, {
     min: 0,
   });
-  const reference = choiceOption(
-    "filter tune",
-    "reference",
-    values.reference,
-    ["cascade", "unpruned"] as const,
-    "cascade",
-  );
+  const reference = choiceOption("filter tune", "reference", values.reference, ALPHA_REFERENCES, "cascade");
   const grid =
     values.grid === undefined
       ? DEFAULT_ALPHA_GRID

@@ -70,8 +70,9 @@ export interface AlphaTuneOptions {
   log?: (line: string) => void;
 }
 
-/** See `AlphaTuneOptions.reference`. */
-export type AlphaReference = "cascade" | "unpruned";
+/** What `tuneCascadeAlphas` measures the tolerance from (see `AlphaTuneOptions.reference`). */
+export const ALPHA_REFERENCES = ["cascade", "unpruned"] as const;
+export type AlphaReference = (typeof ALPHA_REFERENCES)[number];
 
 /** One candidate tried: pass `pass` (index in the cascade) at `alpha`, the later passes as they stand. */
 export interface AlphaTrial {
@@ -98,8 +99,8 @@ export interface AlphaTuneResult {
  * when they are tighter (docs/results.md). Pass by pass, first to last, each climbs the grid from its
  * own α and keeps climbing while the dev UAS-P, parsing with every pass as it then stands, stays at
  * least what it is with the cascade as given (with `reference: "unpruned"`, what the final model
- * gives without a cascade), minus `tolerance`, on each half of dev (even and odd
- * sentences) separately; it stops at the first α that falls below on either half and keeps the one
+ * gives without a cascade), minus `tolerance`, on each half of dev (even and odd sentences)
+ * separately; it stops at the first α that falls below on either half and keeps the one
  * before. Dev UAS-P is a noisy function of α: taking the largest α anywhere on the grid that passes
  * on the whole dev set, chosen on the even half of en_ewt dev, the third-order cascade lost 0.72
  * UAS-P on the odd half, whose curve fell where the even one's stayed flat. A larger α only raises
