@@ -77,8 +77,41 @@ export function unigramFeatures(
   return k + UNIGRAM_FEATURES;
 }
 
+// Head-side atoms of a token, as indices into the per-token atom vector `fillHeadPrefixes` fills.
+const HW = 0; // word
+const HF = 1; // 5-character prefix
+const HP = 2; // XPOS
+const HC = 3; // UPOS
+const HPL = 4; // XPOS left of the head (BOS at the root)
+const HPR = 5; // XPOS right of the head
+const HCL = 6; // UPOS left of the head
+const HCR = 7; // UPOS right of the head
+const HS = 8; // 3-character suffix
+const HZERO = 9; // the constant 0
+
+/**
+ * The head-side states of the pair templates, slot by slot: (seed, up to three head atoms, -1 where
+ * there are fewer); slot k's state is mix(…mix(mix(seed, atom1), atom2)…). Table-driven, as the pair
+ * templates are, so that `fillHeadPrefixes` is one small loop the JIT inlines `mix` into rather than
+ * a hundred call sites.
+ */
+// prettier-ignore
+const HEAD_TEMPLATES = Int32Array.from([
+  21, HW, HP, -1,   22, HP, -1, -1,   23, HW, -1, -1,   24, HW, HP, HZERO,
+  25, HW, HP, -1,   26, HW, -1, -1,   27, HP, -1, -1,   28, HC, -1, -1,
+  29, HF, HP, -1,   30, HC, -1, -1,   31, HW, HC, -1,   32, HP, -1, -1,
+  33, HF, -1, -1,   34, HF, HP, -1,   35, HF, HP, -1,   36, HF, -1, -1,
+  41, HP, HPR, -1,  42, HPL, HP, -1,  43, HP, HPR, -1,  44, HPL, HP, -1,
+  45, HP, -1, -1,   46, HP, HPR, -1,  47, HPL, HP, -1,  48, HP, -1, -1,
+  51, HC, HCR, -1,  52, HCL, HC, -1,  53, HC, HCR, -1,  54, HCL, HC, -1,
+  61, HC, -1, -1,   63, HP, -1, -1,   62, HC, -1, -1,   37, HS, -1, -1,
+  38, HS, -1, -1,   39, HC, -1, -1,
+]);
+
 /** Number of head-side template states per token in `FeatureSentence.headPre`. */
-export const HEAD_SLOTS = 34;
+export const HEAD_SLOTS = HEAD_TEMPLATES.length / 4;
+
+const headAtoms = new Int32Array(10);
 
 /**
  * Mixes, once per token, the head-side part of every pair template (every template mixes its head
@@ -92,51 +125,31 @@ export function fillHeadPrefixes(x: FeatureSentence): void {
   const F = x.prefix;
   const P = x.xpos;
   const C = x.upos;
+  const S = x.suffix;
+  const a = headAtoms;
+  const T = HEAD_TEMPLATES;
   for (let h = 0; h <= n; h++) {
-    const o = h * HEAD_SLOTS;
-    const hw = W[h]!;
-    const hf = F[h]!;
-    const hp = P[h]!;
-    const hc = C[h]!;
-    const hpL = h > 0 ? P[h - 1]! : BOS;
-    const hpR = P[h + 1]!;
-    const hcL = h > 0 ? C[h - 1]! : BOS;
-    const hcR = C[h + 1]!;
-    H[o] = mix(mix(21, hw), hp);
-    H[o + 1] = mix(22, hp);
-    H[o + 2] = mix(23, hw);
-    H[o + 3] = mix(mix(mix(24, hw), hp), 0);
-    H[o + 4] = mix(mix(25, hw), hp);
-    H[o + 5] = mix(26, hw);
-    H[o + 6] = mix(27, hp);
-    H[o + 7] = mix(28, hc);
-    H[o + 8] = mix(mix(29, hf), hp);
-    H[o + 9] = mix(30, hc);
-    H[o + 10] = mix(mix(31, hw), hc);
-    H[o + 11] = mix(32, hp);
-    H[o + 12] = mix(33, hf);
-    H[o + 13] = mix(mix(34, hf), hp);
-    H[o + 14] = mix(mix(35, hf), hp);
-    H[o + 15] = mix(36, hf);
-    H[o + 16] = mix(mix(41, hp), hpR);
-    H[o + 17] = mix(mix(42, hpL), hp);
-    H[o + 18] = mix(mix(43, hp), hpR);
-    H[o + 19] = mix(mix(44, hpL), hp);
-    H[o + 20] = mix(45, hp);
-    H[o + 21] = mix(mix(46, hp), hpR);
-    H[o + 22] = mix(mix(47, hpL), hp);
-    H[o + 23] = mix(48, hp);
-    H[o + 24] = mix(mix(51, hc), hcR);
-    H[o + 25] = mix(mix(52, hcL), hc);
-    H[o + 26] = mix(mix(53, hc), hcR);
-    H[o + 27] = mix(mix(54, hcL), hc);
-    H[o + 28] = mix(61, hc);
-    H[o + 29] = mix(63, hp);
-    H[o + 30] = mix(62, hc);
-    const hs = x.suffix[h]!;
-    H[o + 31] = mix(37, hs);
-    H[o + 32] = mix(38, hs);
-    H[o + 33] = mix(39, hc);
+    a[HW] = W[h]!;
+    a[HF] = F[h]!;
+    a[HP] = P[h]!;
+    a[HC] = C[h]!;
+    a[HPL] = h > 0 ? P[h - 1]! : BOS;
+    a[HPR] = P[h + 1]!;
+    a[HCL] = h > 0 ? C[h - 1]! : BOS;
+    a[HCR] = C[h + 1]!;
+    a[HS] = S[h]!;
+    a[HZERO] = 0;
+    let o = h * HEAD_SLOTS;
+    for (let t = 0; t < T.length; t += 4, o++) {
+      let v = mix(T[t]!, a[T[t + 1]!]!);
+      const second = T[t + 2]!;
+      if (second >= 0) {
+        v = mix(v, a[second]!);
+        const third = T[t + 3]!;
+        if (third >= 0) v = mix(v, a[third]!);
+      }
+      H[o] = v;
+    }
   }
 }
 
