@@ -1,6 +1,7 @@
 import { finishBits, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
 import { BOS } from "./atoms.js";
+import { mixTemplates, templateTable } from "./templates.js";
 
 /** Upper bound on the number of feature indices `arcFeatures` writes for one arc. */
 export const MAX_ARC_FEATURES = 512;
@@ -90,26 +91,48 @@ const HS = 8; // 3-character suffix
 const HZERO = 9; // the constant 0
 
 /**
- * The head-side states of the pair templates, slot by slot: (seed, up to three head atoms, -1 where
- * there are fewer); slot k's state is mix(…mix(mix(seed, atom1), atom2)…). Table-driven, as the pair
- * templates are, so that `fillHeadPrefixes` is one small loop the JIT inlines `mix` into rather than
- * a hundred call sites.
+ * The head-side states of the pair templates, slot by slot (seed, head atoms): slot k's state is
+ * mix(…mix(seed, atom1)…), the head part of the pair templates below.
  */
-// prettier-ignore
-const HEAD_TEMPLATES = Int32Array.from([
-  21, HW, HP, -1,   22, HP, -1, -1,   23, HW, -1, -1,   24, HW, HP, HZERO,
-  25, HW, HP, -1,   26, HW, -1, -1,   27, HP, -1, -1,   28, HC, -1, -1,
-  29, HF, HP, -1,   30, HC, -1, -1,   31, HW, HC, -1,   32, HP, -1, -1,
-  33, HF, -1, -1,   34, HF, HP, -1,   35, HF, HP, -1,   36, HF, -1, -1,
-  41, HP, HPR, -1,  42, HPL, HP, -1,  43, HP, HPR, -1,  44, HPL, HP, -1,
-  45, HP, -1, -1,   46, HP, HPR, -1,  47, HPL, HP, -1,  48, HP, -1, -1,
-  51, HC, HCR, -1,  52, HCL, HC, -1,  53, HC, HCR, -1,  54, HCL, HC, -1,
-  61, HC, -1, -1,   63, HP, -1, -1,   62, HC, -1, -1,   37, HS, -1, -1,
-  38, HS, -1, -1,   39, HC, -1, -1,
+const HEAD_TEMPLATES = templateTable([
+  [21, HW, HP],
+  [22, HP],
+  [23, HW],
+  [24, HW, HP, HZERO],
+  [25, HW, HP],
+  [26, HW],
+  [27, HP],
+  [28, HC],
+  [29, HF, HP],
+  [30, HC],
+  [31, HW, HC],
+  [32, HP],
+  [33, HF],
+  [34, HF, HP],
+  [35, HF, HP],
+  [36, HF],
+  [41, HP, HPR],
+  [42, HPL, HP],
+  [43, HP, HPR],
+  [44, HPL, HP],
+  [45, HP],
+  [46, HP, HPR],
+  [47, HPL, HP],
+  [48, HP],
+  [51, HC, HCR],
+  [52, HCL, HC],
+  [53, HC, HCR],
+  [54, HCL, HC],
+  [61, HC],
+  [63, HP],
+  [62, HC],
+  [37, HS],
+  [38, HS],
+  [39, HC],
 ]);
 
 /** Number of head-side template states per token in `FeatureSentence.headPre`. */
-export const HEAD_SLOTS = HEAD_TEMPLATES.length / 4;
+export const HEAD_SLOTS = HEAD_TEMPLATES.count;
 
 const headAtoms = new Int32Array(10);
 
@@ -121,35 +144,21 @@ export function fillHeadPrefixes(x: FeatureSentence): void {
   const n = x.n;
   if (x.headPre.length < (n + 1) * HEAD_SLOTS) x.headPre = new Int32Array((n + 1) * HEAD_SLOTS * 2);
   const H = x.headPre;
-  const W = x.word;
-  const F = x.prefix;
   const P = x.xpos;
   const C = x.upos;
-  const S = x.suffix;
   const a = headAtoms;
-  const T = HEAD_TEMPLATES;
   for (let h = 0; h <= n; h++) {
-    a[HW] = W[h]!;
-    a[HF] = F[h]!;
+    a[HW] = x.word[h]!;
+    a[HF] = x.prefix[h]!;
     a[HP] = P[h]!;
     a[HC] = C[h]!;
     a[HPL] = h > 0 ? P[h - 1]! : BOS;
     a[HPR] = P[h + 1]!;
     a[HCL] = h > 0 ? C[h - 1]! : BOS;
     a[HCR] = C[h + 1]!;
-    a[HS] = S[h]!;
+    a[HS] = x.suffix[h]!;
     a[HZERO] = 0;
-    let o = h * HEAD_SLOTS;
-    for (let t = 0; t < T.length; t += 4, o++) {
-      let v = mix(T[t]!, a[T[t + 1]!]!);
-      const second = T[t + 2]!;
-      if (second >= 0) {
-        v = mix(v, a[second]!);
-        const third = T[t + 3]!;
-        if (third >= 0) v = mix(v, a[third]!);
-      }
-      H[o] = v;
-    }
+    mixTemplates(HEAD_TEMPLATES, a, H, h * HEAD_SLOTS, false, 0);
   }
 }
 

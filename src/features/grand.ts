@@ -1,6 +1,7 @@
 import { finishBits, hashString, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
 import { NO_SIBLING } from "./sibling.js";
+import { mixTemplates, templateTable } from "./templates.js";
 
 /** Atom standing for the grandparent of a root child (g = -1: the head is the artificial root). */
 export const NO_GRANDPARENT = hashString("<no-grandparent>");
@@ -29,25 +30,59 @@ export function grandFeatures(
   out: Int32Array,
   mask: number,
 ): number {
-  const dir = grandDir(g, h, m);
-  const wg = g < 0 ? NO_GRANDPARENT : x.word[g]!;
-  const pg = g < 0 ? NO_GRANDPARENT : x.xpos[g]!;
-  const cg = g < 0 ? NO_GRANDPARENT : x.upos[g]!;
-  const ph = x.xpos[h]!;
-  const pm = x.xpos[m]!;
-  const wm = x.word[m]!;
-  const cm = x.upos[m]!;
-  out[0] = finishBits(mix(mix(mix(mix(201, pg), ph), pm), dir)) & mask;
-  out[1] = finishBits(mix(mix(mix(mix(202, cg), x.upos[h]!), cm), dir)) & mask;
-  out[2] = finishBits(mix(mix(mix(mix(203, wg), ph), pm), dir)) & mask;
-  out[3] = finishBits(mix(mix(mix(mix(204, pg), x.word[h]!), pm), dir)) & mask;
-  out[4] = finishBits(mix(mix(mix(mix(205, pg), ph), wm), dir)) & mask;
-  out[5] = finishBits(mix(mix(mix(206, pg), pm), dir)) & mask;
-  out[6] = finishBits(mix(mix(mix(207, cg), cm), dir)) & mask;
-  out[7] = finishBits(mix(mix(mix(208, wg), pm), dir)) & mask;
-  out[8] = finishBits(mix(mix(mix(209, pg), wm), dir)) & mask;
-  return GRAND_FEATURES;
+  fillGrandAtoms(x, g, h, m);
+  return mixTemplates(GRAND_TEMPLATES, grandAtoms, out, 0, true, mask);
 }
+
+// Atom slots of a (g, h, m) chain for the grandparent and grand-sibling templates.
+const G_WG = 0;
+const G_PG = 1;
+const G_CG = 2;
+const G_WH = 3;
+const G_PH = 4;
+const G_CH = 5;
+const G_WM = 6;
+const G_PM = 7;
+const G_CM = 8;
+const G_DIR = 9;
+const grandAtoms = new Int32Array(10);
+
+/** Fills `grandAtoms` for chain g → h → m (g = -1: h is the root). */
+function fillGrandAtoms(x: FeatureSentence, g: number, h: number, m: number): void {
+  const a = grandAtoms;
+  a[G_WG] = g < 0 ? NO_GRANDPARENT : x.word[g]!;
+  a[G_PG] = g < 0 ? NO_GRANDPARENT : x.xpos[g]!;
+  a[G_CG] = g < 0 ? NO_GRANDPARENT : x.upos[g]!;
+  a[G_WH] = x.word[h]!;
+  a[G_PH] = x.xpos[h]!;
+  a[G_CH] = x.upos[h]!;
+  a[G_WM] = x.word[m]!;
+  a[G_PM] = x.xpos[m]!;
+  a[G_CM] = x.upos[m]!;
+  a[G_DIR] = grandDir(g, h, m);
+}
+
+const GRAND_TEMPLATES = templateTable([
+  [201, G_PG, G_PH, G_PM, G_DIR],
+  [202, G_CG, G_CH, G_CM, G_DIR],
+  [203, G_WG, G_PH, G_PM, G_DIR],
+  [204, G_PG, G_WH, G_PM, G_DIR],
+  [205, G_PG, G_PH, G_WM, G_DIR],
+  [206, G_PG, G_PM, G_DIR],
+  [207, G_CG, G_CM, G_DIR],
+  [208, G_WG, G_PM, G_DIR],
+  [209, G_PG, G_WM, G_DIR],
+]);
+
+/** The grand-sibling templates' states before the sibling (see `grandSiblingBase`). */
+const GRAND_SIBLING_BASE = templateTable([
+  [301, G_PG, G_PH, G_PM, G_DIR],
+  [302, G_CG, G_CH, G_CM, G_DIR],
+  [303, G_PG, G_PM, G_DIR],
+  [304, G_PG, G_PH, G_WM, G_DIR],
+  [305, G_PG, G_WH, G_PM, G_DIR],
+  [306, G_WG, G_PH, G_PM, G_DIR],
+]);
 
 /**
  * Hash states of the grand-sibling templates of (g, h, ·, m) before the inner sibling is mixed in, so a
@@ -62,16 +97,8 @@ export function grandSiblingBase(
   m: number,
   base: Int32Array,
 ): void {
-  const dir = grandDir(g, h, m);
-  const pg = g < 0 ? NO_GRANDPARENT : x.xpos[g]!;
-  const ph = x.xpos[h]!;
-  const pm = x.xpos[m]!;
-  base[0] = mix(mix(mix(mix(301, pg), ph), pm), dir);
-  base[1] = mix(mix(mix(mix(302, g < 0 ? NO_GRANDPARENT : x.upos[g]!), x.upos[h]!), x.upos[m]!), dir);
-  base[2] = mix(mix(mix(303, pg), pm), dir);
-  base[3] = mix(mix(mix(mix(304, pg), ph), x.word[m]!), dir);
-  base[4] = mix(mix(mix(mix(305, pg), x.word[h]!), pm), dir);
-  base[5] = mix(mix(mix(mix(306, g < 0 ? NO_GRANDPARENT : x.word[g]!), ph), pm), dir);
+  fillGrandAtoms(x, g, h, m);
+  mixTemplates(GRAND_SIBLING_BASE, grandAtoms, base, 0, false, 0);
 }
 
 /** Finishes the grand-sibling templates with the sibling's XPOS/UPOS atoms (`NO_SIBLING` when s = h); writes out[0…]. */

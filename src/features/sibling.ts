@@ -1,5 +1,6 @@
 import { finishBits, hashString, mix } from "../util/hash.js";
 import type { FeatureSentence } from "./feature-sentence.js";
+import { mixTemplates, templateTable } from "./templates.js";
 
 /** Atom standing for the missing inner sibling (part (h, h, m): m is h's closest child on its side). */
 export const NO_SIBLING = hashString("<no-sibling>");
@@ -37,7 +38,7 @@ const pairAtoms = new Int32Array(16);
 
 // prettier-ignore
 /** Pair templates: hash seed, then the atoms mixed in, in order. */
-const PAIR_TEMPLATES: readonly (readonly number[])[] = [
+const PAIR_TEMPLATES = templateTable([
   [101, PS_, PM_, DIR_],
   [102, PS_, PM_, DD_],
   [103, CS_, CM_, DD_],
@@ -57,13 +58,7 @@ const PAIR_TEMPLATES: readonly (readonly number[])[] = [
   [123, PS_, PSOUT_, PM_, DIR_],
   [124, US_, PM_, DIR_],
   [125, PS_, SM_, DIR_],
-];
-const PAIR_SEED = Int32Array.from(PAIR_TEMPLATES, (t) => t[0]!);
-/** Template t mixes the atoms PAIR_SLOTS[PAIR_START[t]…PAIR_START[t + 1]). */
-const PAIR_START = new Int32Array(PAIR_TEMPLATES.length + 1);
-for (let t = 0; t < PAIR_TEMPLATES.length; t++)
-  PAIR_START[t + 1] = PAIR_START[t]! + PAIR_TEMPLATES[t]!.length - 1;
-const PAIR_SLOTS = Int32Array.from(PAIR_TEMPLATES.flatMap((t) => t.slice(1)));
+]);
 
 /**
  * Features of the sibling pair alone (McDonald & Pereira 2006): tags, words, prefixes and suffixes of the
@@ -105,14 +100,7 @@ function pairCore(
   at[SM_] = x.suffix[m]!;
   at[DIR_] = dir;
   at[DD_] = dd;
-  // One small loop over the template table (mix and finish inlined) rather than 19 call sites.
-  for (let t = 0; t < SIBLING_PAIR_FEATURES; t++) {
-    let h = PAIR_SEED[t]!;
-    const end = PAIR_START[t + 1]!;
-    for (let j = PAIR_START[t]!; j < end; j++) h = mix(h, at[PAIR_SLOTS[j]!]!);
-    out[k + t] = finishBits(h) & mask;
-  }
-  return k + SIBLING_PAIR_FEATURES;
+  return mixTemplates(PAIR_TEMPLATES, at, out, k, true, mask);
 }
 
 /**
@@ -129,22 +117,41 @@ function pairCore(
  */
 export function siblingTripleBase(x: FeatureSentence, h: number, m: number, base: Int32Array): void {
   const dir = h < m ? 1 : 2;
-  const ph = x.xpos[h]!;
-  const pm = x.xpos[m]!;
-  const ch = x.upos[h]!;
-  const cm = x.upos[m]!;
-  const wh = x.word[h]!;
-  const wm = x.word[m]!;
-  base[0] = mix(mix(mix(111, ph), pm), dir);
-  base[1] = mix(mix(mix(112, ch), cm), dir);
-  base[2] = mix(mix(mix(113, wh), pm), dir);
-  base[3] = mix(mix(mix(114, ph), wm), dir);
-  base[4] = mix(mix(mix(mix(115, ph), pm), dir), distBin(m > h ? m - h : h - m));
-  base[5] = mix(mix(mix(116, ph), pm), dir);
-  base[6] = mix(mix(mix(mix(133, ph), pm), dir), x.xpos[dir === 1 ? h + 1 : h - 1]!);
-  base[7] = mix(mix(mix(134, ph), wm), dir);
-  base[8] = mix(mix(mix(135, wh), pm), dir);
+  const at = tripleAtoms;
+  at[T_PH] = x.xpos[h]!;
+  at[T_PM] = x.xpos[m]!;
+  at[T_CH] = x.upos[h]!;
+  at[T_CM] = x.upos[m]!;
+  at[T_WH] = x.word[h]!;
+  at[T_WM] = x.word[m]!;
+  at[T_DIR] = dir;
+  at[T_DIST] = distBin(m > h ? m - h : h - m);
+  at[T_PNEXT] = x.xpos[dir === 1 ? h + 1 : h - 1]!;
+  mixTemplates(TRIPLE_BASE, at, base, 0, false, 0);
 }
+
+// Atom slots of the triple templates' head–modifier part (see `siblingTripleBase`).
+const T_PH = 0;
+const T_PM = 1;
+const T_CH = 2;
+const T_CM = 3;
+const T_WH = 4;
+const T_WM = 5;
+const T_DIR = 6;
+const T_DIST = 7;
+const T_PNEXT = 8;
+const tripleAtoms = new Int32Array(9);
+const TRIPLE_BASE = templateTable([
+  [111, T_PH, T_PM, T_DIR],
+  [112, T_CH, T_CM, T_DIR],
+  [113, T_WH, T_PM, T_DIR],
+  [114, T_PH, T_WM, T_DIR],
+  [115, T_PH, T_PM, T_DIR, T_DIST],
+  [116, T_PH, T_PM, T_DIR],
+  [133, T_PH, T_PM, T_DIR, T_PNEXT],
+  [134, T_PH, T_WM, T_DIR],
+  [135, T_WH, T_PM, T_DIR],
+]);
 
 /**
  * Finishes the triple templates from their `siblingTripleBase` states with the sibling's atoms (word,

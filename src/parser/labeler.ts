@@ -1,7 +1,7 @@
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import { BOS } from "../features/feature-sentence.js";
 import { dirDist } from "../features/first-order.js";
-import { finishBits, mix } from "../util/hash.js";
+import { mixTemplates, templateTable } from "../features/templates.js";
 
 /** Per word of a tree: XPOS atom of its leftmost left child and rightmost right child (BOS if none), child count. */
 export class ChildSummary {
@@ -35,6 +35,51 @@ export class ChildSummary {
 /** Maximum number of features `labelFeatures` emits for one arc. */
 export const MAX_LABEL_FEATURES = 32;
 
+// Atoms of an arc for its label features, as indices into the vector `labelFeatures` fills.
+const HW = 0; // head word
+const HP = 1; // head XPOS
+const MW = 2; // modifier word
+const MP = 3; // modifier XPOS
+const HC = 4; // head UPOS
+const MC = 5; // modifier UPOS
+const DD = 6; // direction and binned distance
+const MPL = 7; // XPOS left of the modifier
+const MPR = 8; // XPOS right of the modifier
+const LC = 9; // XPOS of the modifier's leftmost left child (BOS if none)
+const RC = 10; // XPOS of the modifier's rightmost right child
+const HPL = 11; // XPOS left of the head (BOS at the root)
+const HPR = 12; // XPOS right of the head
+const KIDS = 13; // the modifier's number of children, 3 for three or more
+const MF = 14; // the modifier's 5-character prefix
+const ROOT = 15; // 1 when the head is the root
+
+/** The label templates (seed, atoms), in the features' order. */
+const LABEL_TEMPLATES = templateTable([
+  [1, HW],
+  [2, HP],
+  [3, MW],
+  [4, MP],
+  [5, HP, MP],
+  [6, HW, MP],
+  [7, HP, MW],
+  [8, HC, MC, DD],
+  [9, DD],
+  [10, MP, MPL],
+  [11, MP, MPR],
+  [12, HP, MP, DD],
+  [13, MW, DD],
+  [14, MP, LC, RC],
+  [15, HP, MP, LC],
+  [16, HP, MP, RC],
+  [17, HPL, HP, MP],
+  [18, HP, HPR, MP],
+  [19, HW, MW, DD],
+  [20, MC, KIDS, DD],
+  [21, MF, HC],
+  [22, ROOT, MC],
+]);
+const labelAtoms = new Int32Array(16);
+
 /**
  * Features for labelling arc h→m given the whole predicted tree (summarized in `kids`): words and tags of head and
  * modifier, their neighbours, direction/distance, and the modifier's leftmost/rightmost child tags.
@@ -48,45 +93,24 @@ export function labelFeatures(
   out: Int32Array,
   rowMask: number,
 ): number {
-  const W = x.word;
   const P = x.xpos;
-  const C = x.upos;
-  const hw = W[h]!;
-  const hp = P[h]!;
-  const hc = C[h]!;
-  const mw = W[m]!;
-  const mp = P[m]!;
-  const mc = C[m]!;
-  const dd = dirDist(h, m);
-  const mpL = P[m - 1]!;
-  const mpR = P[m + 1]!;
-  const hpL = h > 0 ? P[h - 1]! : BOS;
-  const hpR = P[h + 1]!;
-  const lc = kids.leftTag[m]!;
-  const rc = kids.rightTag[m]!;
+  const a = labelAtoms;
+  a[HW] = x.word[h]!;
+  a[HP] = P[h]!;
+  a[MW] = x.word[m]!;
+  a[MP] = P[m]!;
+  a[HC] = x.upos[h]!;
+  a[MC] = x.upos[m]!;
+  a[DD] = dirDist(h, m);
+  a[MPL] = P[m - 1]!;
+  a[MPR] = P[m + 1]!;
+  a[LC] = kids.leftTag[m]!;
+  a[RC] = kids.rightTag[m]!;
+  a[HPL] = h > 0 ? P[h - 1]! : BOS;
+  a[HPR] = P[h + 1]!;
   const nKids = kids.count[m]!;
-  let k = 0;
-  out[k++] = finishBits(mix(1, hw)) & rowMask;
-  out[k++] = finishBits(mix(2, hp)) & rowMask;
-  out[k++] = finishBits(mix(3, mw)) & rowMask;
-  out[k++] = finishBits(mix(4, mp)) & rowMask;
-  out[k++] = finishBits(mix(mix(5, hp), mp)) & rowMask;
-  out[k++] = finishBits(mix(mix(6, hw), mp)) & rowMask;
-  out[k++] = finishBits(mix(mix(7, hp), mw)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(8, hc), mc), dd)) & rowMask;
-  out[k++] = finishBits(mix(9, dd)) & rowMask;
-  out[k++] = finishBits(mix(mix(10, mp), mpL)) & rowMask;
-  out[k++] = finishBits(mix(mix(11, mp), mpR)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(12, hp), mp), dd)) & rowMask;
-  out[k++] = finishBits(mix(mix(13, mw), dd)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(14, mp), lc), rc)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(15, hp), mp), lc)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(16, hp), mp), rc)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(17, hpL), hp), mp)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(18, hp), hpR), mp)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(19, hw), mw), dd)) & rowMask;
-  out[k++] = finishBits(mix(mix(mix(20, mc), nKids > 3 ? 3 : nKids), dd)) & rowMask;
-  out[k++] = finishBits(mix(mix(21, x.prefix[m]!), hc)) & rowMask;
-  out[k++] = finishBits(mix(mix(22, h === 0 ? 1 : 0), mc)) & rowMask;
-  return k;
+  a[KIDS] = nKids > 3 ? 3 : nKids;
+  a[MF] = x.prefix[m]!;
+  a[ROOT] = h === 0 ? 1 : 0;
+  return mixTemplates(LABEL_TEMPLATES, a, out, 0, true, rowMask);
 }
