@@ -4,7 +4,17 @@ import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
-import { arcFeatures, dirDist, dirDistIndex, MAX_ARC_FEATURES } from "../src/features/first-order.js";
+import { BOS } from "../src/features/atoms.js";
+import {
+  arcFeatures,
+  dirDist,
+  dirDistIndex,
+  HEAD_SLOTS,
+  MAX_ARC_FEATURES,
+} from "../src/features/first-order.js";
+import { mixTemplates, templateTable } from "../src/features/templates.js";
+import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "../src/parser/labeler.js";
+import { finishBits, mix } from "../src/util/hash.js";
 import { ArcScorer } from "../src/parser/arc-scorer.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
 import { Rng } from "../src/util/rng.js";
@@ -166,4 +176,50 @@ test("arc scorer: outward walk with incremental in-between tags equals per-arc e
         else assert.ok(Math.abs(got - want) < 1e-3, `arc ${h}→${m} of n=${n}: ${got} vs ${want}`);
       }
   }
+});
+
+test("template tables hash each row as mix(…mix(seed, atom)…), finished and masked on request", () => {
+  const table = templateTable([
+    [7, 0],
+    [8, 1, 2],
+    [9, 2, 0, 1],
+  ]);
+  assert.equal(table.count, 3);
+  const atoms = Int32Array.from([11, -5, 123456789]);
+  const states = new Int32Array(5);
+  assert.equal(mixTemplates(table, atoms, states, 1, false, 0), 4);
+  assert.deepEqual(
+    [...states],
+    [0, mix(7, 11), mix(mix(8, -5), 123456789), mix(mix(mix(9, 123456789), 11), -5), 0],
+  );
+  const features = new Int32Array(3);
+  mixTemplates(table, atoms, features, 0, true, 1023);
+  assert.deepEqual(
+    [...features],
+    [...states.subarray(1, 4)].map((v) => finishBits(v) & 1023),
+  );
+  assert.throws(() => templateTable([[7]]), /at least one atom/);
+});
+
+test("head states and label features keep their hand-worked hashes", () => {
+  const { s, x } = sentence(OLD_BIG_DOG);
+  const H = x.headPre;
+  // Token 2 ("old"): slot 0 mixes word then XPOS, slot 3 word, XPOS and 0, slot 17 the XPOS to its
+  // left then its own; the root's left neighbour is BOS.
+  assert.equal(H[2 * HEAD_SLOTS], mix(mix(21, x.word[2]!), x.xpos[2]!));
+  assert.equal(H[2 * HEAD_SLOTS + 3], mix(mix(mix(24, x.word[2]!), x.xpos[2]!), 0));
+  assert.equal(H[2 * HEAD_SLOTS + 17], mix(mix(42, x.xpos[1]!), x.xpos[2]!));
+  assert.equal(H[17], mix(mix(42, BOS), x.xpos[0]!));
+  assert.equal(H[2 * HEAD_SLOTS + 33], mix(39, x.upos[2]!));
+  // Label features of arc 4 → 3 ("dog" → "big") and of the root's arc 0 → 1.
+  const kids = new ChildSummary().fill(x, s.head);
+  const out = new Int32Array(MAX_LABEL_FEATURES);
+  const mask = (1 << 18) - 1;
+  assert.equal(labelFeatures(x, kids, 4, 3, out, mask), 22);
+  assert.equal(out[0], finishBits(mix(1, x.word[4]!)) & mask);
+  assert.equal(out[7], finishBits(mix(mix(mix(8, x.upos[4]!), x.upos[3]!), dirDist(4, 3))) & mask);
+  assert.equal(out[19], finishBits(mix(mix(mix(20, x.upos[3]!), 0), dirDist(4, 3))) & mask);
+  labelFeatures(x, kids, 0, 1, out, mask);
+  assert.equal(out[16], finishBits(mix(mix(mix(17, BOS), x.xpos[0]!), x.xpos[1]!)) & mask);
+  assert.equal(out[21], finishBits(mix(mix(22, 1), x.upos[1]!)) & mask);
 });
