@@ -10,6 +10,7 @@ import {
   UNIGRAM_FEATURES,
   unigramFeatures,
 } from "../features/first-order.js";
+import { SetCellScanner } from "../decode/arc-scan.js";
 import type { ArcMask } from "../mask/arc-mask.js";
 
 /**
@@ -42,6 +43,7 @@ export class ArcScorer {
   private headCache = new Float64Array(0);
   private modCache = new Float64Array(0);
   private readonly between = new BetweenTags();
+  private readonly scanner = new SetCellScanner();
   /** Whether unigram sums are made per bin (`fillBin`) rather than all bins of a position at once. */
   private perBin = false;
   /** Per position and side (2i: head, 2i + 1: modifier): the sum of the base unigram weights, and their indices. */
@@ -65,43 +67,85 @@ export class ArcScorer {
     const n = x.n;
     const size = n + 1;
     if (this.scores.length < size * size) this.scores = new Float64Array(size * size * 2);
-    // Under a mask most tokens take part in few arcs: their unigram sums are made per bin as needed.
-    this.begin(x, mask !== null);
+    if (mask !== null) return this.scoreMasked(x, mask);
+    this.begin(x, false);
     const scores = this.scores;
     const between = this.between;
-    let scored = 0;
-    let forced = 0;
-    const heads = mask !== null && this.skipForced ? this.countHeads(mask) : null;
     for (let h = 0; h <= n; h++) {
       const row = h * size;
       scores[row + h] = Number.NEGATIVE_INFINITY;
-      // The tags between h and m are added outward from h only up to the next allowed arc, so a
-      // pruned row costs a mask read per cell, not a tag update (the same lists for every arc scored).
+      // The tags between h and m grow by one position per arc, outward from h.
+      between.reset(x);
+      for (let m = h - 1; m >= 1; m--) {
+        if (m < h - 1) between.add(x, m + 1);
+        this.score(x, h, m, scores, row + m);
+      }
+      between.reset(x);
+      for (let m = h + 1; m <= n; m++) {
+        if (m > h + 1) between.add(x, m - 1);
+        this.score(x, h, m, scores, row + m);
+      }
+    }
+    this.scored = n * n;
+    this.forced = 0;
+    return scores;
+  }
+
+  /**
+   * `scoreAll` under a mask: every cell starts at -Infinity and only the allowed arcs, found by a scan
+   * of the mask four cells at a time, are scored; most tokens take part in few arcs, so their unigram
+   * sums are made per bin as needed. Each head's arcs are still scored outward from it, and the tags
+   * between h and m are added only up to the next allowed arc (the same lists for every arc scored).
+   */
+  private scoreMasked(x: FeatureSentence, mask: ArcMask): Float64Array {
+    const n = x.n;
+    const size = n + 1;
+    const scores = this.scores;
+    const between = this.between;
+    this.begin(x, true);
+    scores.fill(Number.NEGATIVE_INFINITY, 0, size * size);
+    const found = this.scanner.scan(mask.bits, size * size);
+    const cells = this.scanner.cells;
+    const heads = this.skipForced ? this.countHeads(cells, found, size) : null;
+    let scored = 0;
+    let forced = 0;
+    let q = 0;
+    for (let h = 0; h <= n && q < found; h++) {
+      const row = h * size;
+      const end = row + size;
+      const q0 = q;
+      while (q < found && cells[q]! < end) q++;
+      if (q === q0) continue;
+      // Left arcs, nearest first: the row's cells below row + h, from the last down.
+      let j = q0;
+      while (j < q && cells[j]! < row + h) j++;
       between.reset(x);
       let next = h - 1;
-      for (let m = h - 1; m >= 1; m--) {
-        if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
-        else if (heads !== null && heads[m] === 1) {
+      for (let i = j - 1; i >= q0; i--) {
+        const m = cells[i]! - row;
+        if (m === 0) continue;
+        if (heads !== null && heads[m] === 1) {
           scores[row + m] = 0;
           forced++;
-        } else {
-          for (; next > m; next--) between.add(x, next);
-          this.score(x, h, m, scores, row + m);
-          scored++;
+          continue;
         }
+        for (; next > m; next--) between.add(x, next);
+        this.score(x, h, m, scores, row + m);
+        scored++;
       }
       between.reset(x);
       next = h + 1;
-      for (let m = h + 1; m <= n; m++) {
-        if (mask !== null && mask.bits[row + m] === 0) scores[row + m] = Number.NEGATIVE_INFINITY;
-        else if (heads !== null && heads[m] === 1) {
+      for (let i = j; i < q; i++) {
+        const m = cells[i]! - row;
+        if (m === h) continue;
+        if (heads !== null && heads[m] === 1) {
           scores[row + m] = 0;
           forced++;
-        } else {
-          for (; next < m; next++) between.add(x, next);
-          this.score(x, h, m, scores, row + m);
-          scored++;
+          continue;
         }
+        for (; next < m; next++) between.add(x, next);
+        this.score(x, h, m, scores, row + m);
+        scored++;
       }
     }
     this.scored = scored;
@@ -109,17 +153,15 @@ export class ArcScorer {
     return scores;
   }
 
-  /** How many heads `mask` allows each modifier (saturating at 2), in `this.heads[1..n]`. */
-  private countHeads(mask: ArcMask): Uint8Array {
-    const n = mask.n;
-    const size = n + 1;
+  /** How many of the allowed cells are in each modifier's column (saturating at 2), in `this.heads[1..n]`. */
+  private countHeads(cells: Int32Array, found: number, size: number): Uint8Array {
     if (this.heads.length < size) this.heads = new Uint8Array(size * 2);
     const heads = this.heads;
     heads.fill(0, 0, size);
-    const bits = mask.bits;
-    for (let h = 0; h <= n; h++) {
-      const row = h * size;
-      for (let m = 1; m <= n; m++) if (bits[row + m] !== 0) heads[m] = heads[m] === 0 ? 1 : 2;
+    for (let i = 0; i < found; i++) {
+      const c = cells[i]!;
+      const m = c - ((c / size) | 0) * size;
+      heads[m] = heads[m] === 0 ? 1 : 2;
     }
     return heads;
   }
