@@ -20,10 +20,11 @@ export class ArcMask {
   /** A mask allowing every arc h→m (h in 0..n, m in 1..n, h ≠ m). */
   static full(n: number): ArcMask {
     const size = n + 1;
-    const bits = new Uint8Array(size * size);
+    const bits = new Uint8Array(size * size).fill(1);
+    // Then clear what is not an arc: column 0 (the root has no head) and the diagonal.
     for (let h = 0; h <= n; h++) {
-      const row = h * size;
-      for (let m = 1; m <= n; m++) if (h !== m) bits[row + m] = 1;
+      bits[h * size] = 0;
+      bits[h * size + h] = 0;
     }
     return new ArcMask(n, bits);
   }
