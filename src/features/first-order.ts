@@ -134,6 +134,7 @@ const HEAD_TEMPLATES = templateTable([
 /** Number of head-side template states per token in `FeatureSentence.headPre`. */
 export const HEAD_SLOTS = HEAD_TEMPLATES.count;
 
+/** The head atoms of one token (`HZERO` stays 0). */
 const headAtoms = new Int32Array(10);
 
 /**
@@ -157,7 +158,6 @@ export function fillHeadPrefixes(x: FeatureSentence): void {
     a[HCL] = h > 0 ? C[h - 1]! : BOS;
     a[HCR] = C[h + 1]!;
     a[HS] = x.suffix[h]!;
-    a[HZERO] = 0;
     mixTemplates(HEAD_TEMPLATES, a, H, h * HEAD_SLOTS, false, 0);
   }
 }

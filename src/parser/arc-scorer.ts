@@ -159,8 +159,7 @@ export class ArcScorer {
     const heads = this.heads;
     heads.fill(0, 0, size);
     for (let i = 0; i < found; i++) {
-      const c = cells[i]!;
-      const m = c - ((c / size) | 0) * size;
+      const m = cells[i]! % size;
       heads[m] = heads[m] === 0 ? 1 : 2;
     }
     return heads;
