@@ -319,5 +319,5 @@ test("CLI parse: --text, --raw from stdin, CoNLL-U input (own tags kept), --form
   assert.notEqual(b.status, 0);
   assert.match(b.stderr, /bad\.conllu:3: expected 10 tab-separated columns/);
   assert.ok(!readdirSync(dir).includes("bad.out"));
-  assert.equal(run(["parse", "--model", bundlePath]).status, 1);
+  assert.equal(run(["parse", "--model", bundlePath]).status, 2); // a usage error
 });

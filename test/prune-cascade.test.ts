@@ -272,6 +272,8 @@ test("--prune specs: none, default, topk[:K] and files; bad specs are one-line u
   assert.throws(() => parsePruneSpec("none,topk"), /cannot be combined/);
   assert.throws(() => parsePruneSpec("topk,,x"), /empty item/);
   assert.throws(() => parsePruneSpec("topk:0"), /K ≥ 1/);
+  assert.throws(() => parsePruneSpec("topk:x"), /neither topk:K nor topk:K:A/);
+  assert.throws(() => parsePruneSpec("a.vpf,topk:3:"), /neither topk:K nor topk:K:A/);
   const p = higher.get(2)!;
   assert.equal(resolvePruneSpec("none", p).name, "none");
   assert.equal(resolvePruneSpec("topk:2,default", p).name, "topk");

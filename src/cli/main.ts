@@ -83,7 +83,8 @@ main(process.argv.slice(2)).then(
       process.exitCode = OUTPUT_CLOSED;
     } else if (err instanceof VineparseError) {
       process.stderr.write(`vineparse: ${err.message}\n`);
-      process.exitCode = 1;
+      // A bad command line exits 2, as the argument parser's errors do; anything else 1.
+      process.exitCode = err.code === "usage" ? 2 : 1;
     } else if (
       err instanceof Error &&
       (err as NodeJS.ErrnoException).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"

@@ -40,6 +40,11 @@ export function parsePruneSpec(spec: string): PruneSpecItem[] {
         throw new VineparseError("usage", `--prune: topk:K:A needs A ≥ 1, got "${p}"`);
       return { type: "topk", k, above };
     }
+    if (p.startsWith("topk:"))
+      throw new VineparseError(
+        "usage",
+        `--prune: "${p}" is neither topk:K nor topk:K:A (K, A whole numbers)`,
+      );
     return { type: "file", path: p };
   });
   if (items.length > 1 && items.some((i) => i.type === "none"))
