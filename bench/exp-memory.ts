@@ -88,6 +88,7 @@ export const experiment: Experiment = {
         const rss = runs[i]!.map((s) => s.maxRssMiB);
         const speed = runs[i]!.map((s) => s.tokensPerSecond);
         const load = runs[i]!.map((s) => s.loadSeconds);
+        const faults = runs[i]!.map((s) => s.minorPageFaults);
         return [
           v.name,
           median(rss),
@@ -96,6 +97,7 @@ export const experiment: Experiment = {
           Math.round(median(speed)),
           (median(speed) / median(base.map((s) => s.tokensPerSecond))).toFixed(3),
           median(load).toFixed(3),
+          Math.round(median(faults)),
           outputs[i] === outputs[0] ? "yes" : "NO",
         ];
       });
@@ -109,12 +111,13 @@ export const experiment: Experiment = {
           "tok/s",
           "speed ratio",
           "load s",
+          "page faults",
           `output = ${variants[0]!.name}`,
         ],
         rows,
       );
       ctx.note(
-        "peak RSS = the command's maxRssMiB (getrusage ru_maxrss = VmHWM); tok/s timed by the command (model loaded, I/O included); speed ratio = median tok/s / first variant's.",
+        "peak RSS = the command's maxRssMiB (getrusage ru_maxrss = VmHWM); tok/s timed by the command (model loaded, I/O included); speed ratio = median tok/s / first variant's; page faults = the whole process's minor faults (pages touched for the first time, node's own start included).",
       );
 
       // Where the memory goes in this build, stage by stage (one run per variant of this build).
@@ -135,14 +138,35 @@ export const experiment: Experiment = {
         const lines = p.stdout
           .trim()
           .split("\n")
-          .map((l) => JSON.parse(l) as StageMemory | { arrays: Record<string, number> });
+          .map(
+            (l) =>
+              JSON.parse(l) as
+                StageMemory | { arrays: Record<string, number> } | { firstTouchMicros: number | null },
+          );
         const stages = lines.filter((l): l is StageMemory => "stage" in l);
         const arrays = (lines.find((l) => "arrays" in l) as { arrays: Record<string, number> }).arrays;
+        const touch = (lines.find((l) => "firstTouchMicros" in l) as { firstTouchMicros: number | null })
+          .firstTouchMicros;
         ctx.table(
-          `${v.name}: memory by stage (MiB; anon = private memory, file = mapped files such as the node binary)`,
-          ["stage", "peak RSS", "RSS", "anon", "file", "V8 heap", "ArrayBuffers"],
-          stages.map((s) => [s.stage, s.hwm, s.rss, s.anon ?? "", s.file ?? "", s.heapTotal, s.arrayBuffers]),
+          `${v.name}: memory by stage (MiB; anon = private memory, file = mapped files such as the node binary; page faults so far)`,
+          ["stage", "peak RSS", "RSS", "anon", "file", "V8 heap", "ArrayBuffers", "page faults"],
+          stages.map((s) => [
+            s.stage,
+            s.hwm,
+            s.rss,
+            s.anon ?? "",
+            s.file ?? "",
+            s.heapTotal,
+            s.arrayBuffers,
+            s.faults,
+          ]),
         );
+        if (touch !== null) {
+          const last = stages[stages.length - 1]!;
+          ctx.note(
+            `${v.name}: a first touch of fresh memory costs ${touch.toFixed(2)} µs per 4 KiB page on this machine (64 MiB written once, one write a page; median of 3), so the ${last.faults} page faults of this run cost about ${((last.faults * touch) / 1000).toFixed(0)} ms (faults of file-backed pages, such as the node binary's, cost less).`,
+          );
+        }
         ctx.table(
           `${v.name}: decoded model arrays (MiB)`,
           ["group", "MiB"],

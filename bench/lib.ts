@@ -302,6 +302,8 @@ export interface ParseSummary {
   tokensPerSecond: number;
   loadSeconds: number;
   maxRssMiB: number;
+  /** Minor page faults of the whole process (pages touched for the first time). */
+  minorPageFaults: number;
 }
 
 /** The closing JSON summary of a `vineparse parse --json` run, from its stderr (the last line). */

@@ -210,6 +210,9 @@ export const command: Command = {
       fallbacks,
       prune: pipeline.cascade.name,
       maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      // Pages the process touched for the first time (minor faults): each costs a kernel entry, and
+      // on some virtual machines far more (bench/memory: first-touch cost of this host).
+      minorPageFaults: process.resourceUsage().minorPageFault,
       ...(pipeline.times === null ? {} : { stages: stageSeconds(pipeline.times, seconds) }),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
