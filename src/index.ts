@@ -118,12 +118,17 @@ export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
 export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
 export {
   type AnnotatedSentence,
+  type JsonSentence,
+  type JsonToken,
+  type JsonWord,
   Pipeline,
   PIPELINE_MAX_FORMS,
   type PipelineTimes,
   pipelineTimes,
   type TextOptions,
   toConllu,
+  toJson,
+  toJsonLine,
   toTreeText,
 } from "./pipeline/pipeline.js";
 export { type SegmentOptions, segmentText, type TokenizedSentence } from "./pipeline/sentence-split.js";

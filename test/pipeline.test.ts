@@ -14,7 +14,7 @@ import { trainParser } from "../src/parser/train.js";
 import { writeModelFile } from "../src/model/model-file.js";
 import { bundleToModelData, readBundle, writeBundle } from "../src/pipeline/bundle.js";
 import { loadPipeline } from "../src/pipeline/default-model.js";
-import { Pipeline, toConllu, toTreeText } from "../src/pipeline/pipeline.js";
+import { Pipeline, toConllu, toJson, toJsonLine, toTreeText } from "../src/pipeline/pipeline.js";
 import { formatTree } from "../src/pipeline/tree-format.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
@@ -218,6 +218,50 @@ test("tree rendering: hand-worked example", () => {
   assert.match(toTreeText(p.parseText("the dog slept .")[0]!), /^# text = the dog slept \.\n/);
 });
 
+test("JSON rendering: the CoNLL-U columns, null for '_', multiword tokens, offsets into raw text", () => {
+  const p = new Pipeline(tagger, parser);
+  const text = "The dog didn't sleep.";
+  const [a] = p.parseText(text);
+  const j = toJson(a!);
+  assert.equal(j.id, "s1");
+  assert.equal(j.text, text);
+  assert.deepEqual(
+    j.words.map((w) => [w.id, w.form, text.slice(w.start, w.end)]),
+    [
+      [1, "The", "The"],
+      [2, "dog", "dog"],
+      [3, "did", "did"],
+      [4, "n't", "n't"],
+      [5, "sleep", "sleep"],
+      [6, ".", "."],
+    ],
+  );
+  assert.deepEqual(j.tokens, [{ first: 3, last: 4, form: "didn't", misc: null }]);
+  // Every word agrees with the CoNLL-U rendering of the same sentence, column by column.
+  const rows = toConllu(a!)
+    .split("\n")
+    .filter((l) => /^\d+\t/.test(l))
+    .map((l) => l.split("\t"));
+  const v = (x: string) => (x === "_" ? null : x);
+  for (const [i, w] of j.words.entries()) {
+    const r = rows[i]!;
+    assert.deepEqual(
+      [w.id, w.form, w.lemma, w.upos, w.xpos, w.feats, w.head, w.deprel, w.misc],
+      [Number(r[0]), r[1], v(r[2]!), v(r[3]!), v(r[4]!), v(r[5]!), Number(r[6]), r[7], v(r[9]!)],
+    );
+  }
+  assert.equal(j.words[4]!.misc, "SpaceAfter=No");
+  assert.equal(toJsonLine(a!), JSON.stringify(j) + "\n");
+  // CoNLL-U input: its lemmas and features are kept; no offsets.
+  const c = [
+    ...parseConllu("# sent_id = x\n1\tdogs\tdog\tNOUN\tNNS\tNumber=Plur\t_\t_\t_\t_\n\n", "<t>", {
+      requireTree: false,
+    }),
+  ][0]!.sentence;
+  const w = toJson(p.annotate(c)).words[0]!;
+  assert.deepEqual([w.lemma, w.feats, w.head, w.start], ["dog", "Number=Plur", 0, undefined]);
+});
+
 const cli = join(repoRoot, "dist", "src", "cli", "main.js");
 function run(args: string[], input?: string) {
   return spawnSync(process.execPath, [cli, ...args], { encoding: "utf8", input });
@@ -251,6 +295,15 @@ test("CLI parse: --text, --raw from stdin, CoNLL-U input (own tags kept), --form
     "--quiet",
   ]);
   assert.equal(rawInput.stdout, raw.stdout);
+  // --format json: JSON Lines, one object per sentence.
+  const json = run(["parse", "--model", bundlePath, "--raw", rawPath, "--format", "json", "--quiet"]);
+  assert.equal(json.status, 0, json.stderr);
+  const lines = json.stdout.trimEnd().split("\n");
+  assert.equal(lines.length, 1);
+  assert.deepEqual(
+    (JSON.parse(lines[0]!) as { words: { form: string }[] }).words.map((w) => w.form),
+    ["the", "old", "man", "saw", "a", "dog", "."],
+  );
   const stray = run(["parse", "--model", bundlePath, "--text", "a dog", rawPath]);
   assert.notEqual(stray.status, 0);
   assert.match(stray.stderr, /goes with --raw/);

@@ -10,6 +10,7 @@ import {
   type PipelineTimes,
   pipelineTimes,
   toConllu,
+  toJsonLine,
   toTreeText,
 } from "../pipeline/pipeline.js";
 import { resolvePruneSpec } from "../prune/spec.js";
@@ -37,7 +38,8 @@ options:
   --text TEXT       raw text to parse
   --raw [FILE]      read raw text from FILE (or --input FILE; "-" or none = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
-  --format NAME     conllu (default) or tree
+  --format NAME     conllu (default), tree, or json (JSON Lines: one object per sentence with its
+                    id, text, words and multiword tokens; raw text adds each word's offsets)
   --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
   --prune SPEC      pruning before parsing, replacing the model's own cascade: none (exhaustive),
                     default (the model's cascade), topk[:K] (each token's K best heads by the
@@ -129,7 +131,13 @@ export const command: Command = {
       integer: true,
       min: 0,
     });
-    const format = choiceOption("parse", "format", values.format, ["conllu", "tree"] as const, "conllu");
+    const format = choiceOption(
+      "parse",
+      "format",
+      values.format,
+      ["conllu", "tree", "json"] as const,
+      "conllu",
+    );
     const sources =
       (values.text !== undefined ? 1 : 0) + (values.raw === true || values.input !== undefined ? 1 : 0);
     if (sources !== 1) {
@@ -159,7 +167,7 @@ export const command: Command = {
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");
-    const render = format === "tree" ? toTreeText : toConllu;
+    const render = format === "tree" ? toTreeText : format === "json" ? toJsonLine : toConllu;
     let sentences = 0;
     let tokens = 0;
     let fallbacks = 0;

@@ -1,4 +1,4 @@
-import { type ConlluSentence, FORM, UPOS, XPOS } from "../conllu/types.js";
+import { type ConlluSentence, FEATS, FORM, LEMMA, MISC, UPOS, XPOS } from "../conllu/types.js";
 import { formatSentence } from "../conllu/write.js";
 import { sentenceFromWords } from "../corpus/sentence.js";
 import { Vocabularies } from "../corpus/vocab.js";
@@ -227,6 +227,85 @@ interface Words {
 /** CoNLL-U of an annotated sentence (tags, heads and relations written into the block). */
 export function toConllu(a: AnnotatedSentence): string {
   return formatSentence(a.conllu, { upos: a.upos, xpos: a.xpos, heads: a.heads, deprels: a.deprels });
+}
+
+/** One word of `toJsonLine`'s output; absent CoNLL-U values ("_") are null. */
+export interface JsonWord {
+  id: number;
+  form: string;
+  lemma: string | null;
+  upos: string | null;
+  xpos: string | null;
+  feats: string | null;
+  head: number;
+  deprel: string;
+  misc: string | null;
+  /** From raw text only: [start, end) offsets of the word in the input text (UTF-16 code units). */
+  start?: number;
+  end?: number;
+}
+
+/** A multiword token (CoNLL-U range row) of `toJsonLine`'s output: words first..last, and its surface form. */
+export interface JsonToken {
+  first: number;
+  last: number;
+  form: string;
+  misc: string | null;
+}
+
+/** One sentence of `toJsonLine`'s output. */
+export interface JsonSentence {
+  /** The `# sent_id` comment, null if none. */
+  id: string | null;
+  /** The `# text` comment, null if none. */
+  text: string | null;
+  words: JsonWord[];
+  /** Multiword tokens, in order (empty if none). */
+  tokens: JsonToken[];
+}
+
+/** An annotated sentence as a JSON object (what `toJsonLine` writes). */
+export function toJson(a: AnnotatedSentence): JsonSentence {
+  const c = a.conllu;
+  const comment = (key: string): string | null => {
+    const prefix = `# ${key} = `;
+    const line = c.lines.find((l) => l.startsWith(prefix));
+    return line === undefined ? null : line.slice(prefix.length);
+  };
+  const value = (x: string | undefined): string | null => (x === undefined || x === "_" ? null : x);
+  const words: JsonWord[] = [];
+  for (let i = 1; i <= c.words.length; i++) {
+    const w = c.words[i - 1]!;
+    const word: JsonWord = {
+      id: i,
+      form: w[FORM]!,
+      lemma: value(w[LEMMA]),
+      upos: value(a.upos[i]),
+      xpos: value(a.xpos[i]),
+      feats: value(w[FEATS]),
+      head: a.heads[i]!,
+      deprel: a.deprels[i]!,
+      misc: value(w[MISC]),
+    };
+    if (a.spans !== undefined) {
+      word.start = a.spans[2 * (i - 1)]!;
+      word.end = a.spans[2 * (i - 1) + 1]!;
+    }
+    words.push(word);
+  }
+  const tokens: JsonToken[] = [];
+  for (const line of c.lines) {
+    const m = /^(\d+)-(\d+)\t/.exec(line);
+    if (m === null) continue;
+    const cols = line.split("\t");
+    tokens.push({ first: Number(m[1]), last: Number(m[2]), form: cols[FORM] ?? "", misc: value(cols[MISC]) });
+  }
+  return { id: comment("sent_id"), text: comment("text"), words, tokens };
+}
+
+/** An annotated sentence as one line of JSON (`parse --format json`, JSON Lines: a sentence a line). */
+export function toJsonLine(a: AnnotatedSentence): string {
+  return JSON.stringify(toJson(a)) + "\n";
 }
 
 /** Readable indented tree of an annotated sentence, preceded by its text comment if any. */
