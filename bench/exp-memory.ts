@@ -17,25 +17,35 @@ import {
 } from "./lib.js";
 import type { StageMemory } from "./memory-stages.js";
 
-/** One thing to measure: a build of the CLI (its main.js) with a model. */
+/** One thing to measure: a build of the CLI (its main.js) with a model, under node options. */
 export interface Variant {
   name: string;
   cli: string;
   model: string;
+  /** Options for node itself, before the CLI (e.g. --v8-pool-size=0). */
+  nodeOptions: string[];
 }
 
 const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
 
-/** `NAME=CLI,MODEL`, `NAME=,MODEL` (this build) or a bare model path. */
+/**
+ * `NAME=CLI,MODEL`, `NAME=,MODEL` (this build), either with `,NODE_OPTIONS` after the model (node's
+ * own options, space-separated, e.g. `NAME=,,--v8-pool-size=0`), or a bare model path.
+ */
 export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf("=");
-  if (eq < 0) return { name: spec, cli: thisCli, model: spec };
-  const [cli, model] = spec.slice(eq + 1).split(",");
-  return { name: spec.slice(0, eq), cli: cli || thisCli, model: model || DEFAULT_MODEL };
+  if (eq < 0) return { name: spec, cli: thisCli, model: spec, nodeOptions: [] };
+  const [cli, model, options] = spec.slice(eq + 1).split(",");
+  return {
+    name: spec.slice(0, eq),
+    cli: cli || thisCli,
+    model: model || DEFAULT_MODEL,
+    nodeOptions: (options ?? "").split(" ").filter((o) => o !== ""),
+  };
 }
 
 /**
- * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL ...] [--no-retag]`:
+ * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS] ...] [--no-retag]`:
  * without --variant, this build with the bundled model. Every round runs each variant once, in order.
  */
 export const experiment: Experiment = {
@@ -55,7 +65,10 @@ export const experiment: Experiment = {
     const input = ctx.treebank(tb, "dev");
     const tmp = mkdtempSync(join(tmpdir(), "vp-memory-"));
     ctx.note(ctx.header());
-    for (const v of variants) ctx.note(`variant ${v.name}: ${v.cli} with ${v.model}`);
+    for (const v of variants)
+      ctx.note(
+        `variant ${v.name}: ${v.cli} with ${v.model}${v.nodeOptions.length > 0 ? `, node ${v.nodeOptions.join(" ")}` : ""}`,
+      );
     try {
       const runs = variants.map(() => [] as ParseSummary[]);
       const outputs = variants.map(() => "");
@@ -65,6 +78,7 @@ export const experiment: Experiment = {
           const p = spawnSync(
             process.execPath,
             [
+              ...v.nodeOptions,
               v.cli,
               "parse",
               "--model",
@@ -125,6 +139,7 @@ export const experiment: Experiment = {
         const p = spawnSync(
           process.execPath,
           [
+            ...v.nodeOptions,
             join(repoRoot, "dist", "bench", "memory-stages.js"),
             v.model,
             input,

@@ -43,6 +43,7 @@ export const experiment: Experiment = {
           const p = spawnSync(
             process.execPath,
             [
+              ...v.nodeOptions,
               v.cli,
               "parse",
               "--model",
