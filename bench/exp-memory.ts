@@ -71,10 +71,13 @@ export const experiment: Experiment = {
       );
     try {
       const runs = variants.map(() => [] as ParseSummary[]);
+      /** Whole-process wall seconds of each run (node's start and exit included). */
+      const walls = variants.map(() => [] as number[]);
       const outputs = variants.map(() => "");
       for (let r = 0; r < repeat; r++) {
         variants.forEach((v, i) => {
           const out = join(tmp, `out-${i}.conllu`);
+          const t0 = process.hrtime.bigint();
           const p = spawnSync(
             process.execPath,
             [
@@ -92,6 +95,7 @@ export const experiment: Experiment = {
             ],
             { encoding: "utf8" },
           );
+          walls[i]!.push(Number(process.hrtime.bigint() - t0) / 1e9);
           if (p.status !== 0) throw new Error(`${v.name}: vineparse parse failed: ${p.stderr}`);
           runs[i]!.push(parseSummaryOf(p.stderr));
           if (r === 0) outputs[i] = readFileSync(out, "utf8");
@@ -103,6 +107,9 @@ export const experiment: Experiment = {
         const speed = runs[i]!.map((s) => s.tokensPerSecond);
         const load = runs[i]!.map((s) => s.loadSeconds);
         const faults = runs[i]!.map((s) => s.minorPageFaults);
+        // Each round's wall time against the first variant's in the same round (paired: the host's
+        // drift moves both).
+        const paired = walls[i]!.map((w, r) => w / walls[0]![r]!);
         return [
           v.name,
           median(rss),
@@ -111,6 +118,8 @@ export const experiment: Experiment = {
           Math.round(median(speed)),
           (median(speed) / median(base.map((s) => s.tokensPerSecond))).toFixed(3),
           median(load).toFixed(3),
+          median(walls[i]!).toFixed(3),
+          median(paired).toFixed(3),
           Math.round(median(faults)),
           outputs[i] === outputs[0] ? "yes" : "NO",
         ];
@@ -125,13 +134,15 @@ export const experiment: Experiment = {
           "tok/s",
           "speed ratio",
           "load s",
+          "process wall s",
+          "wall / first (paired)",
           "page faults",
           `output = ${variants[0]!.name}`,
         ],
         rows,
       );
       ctx.note(
-        "peak RSS = the command's maxRssMiB (getrusage ru_maxrss = VmHWM); tok/s timed by the command (model loaded, I/O included); speed ratio = median tok/s / first variant's; page faults = the whole process's minor faults (pages touched for the first time, node's own start included).",
+        "peak RSS = the command's maxRssMiB (getrusage ru_maxrss = VmHWM); tok/s timed by the command (model loaded, I/O included); speed ratio = median tok/s / first variant's; process wall s = the whole process, node's start and exit included; wall / first = median over rounds of its wall time over the first variant's in the same round; page faults = the whole process's minor faults (pages touched for the first time, node's own start included).",
       );
 
       // Where the memory goes in this build, stage by stage (one run per variant of this build).
