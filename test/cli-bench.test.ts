@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { test } from "node:test";
+import { parseVariant } from "../bench/exp-memory.js";
 import { compactJson, gitCommit, machineInfo, parseWithTags, time } from "../bench/lib.js";
 import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
@@ -47,6 +48,20 @@ test("bench lib: machine info, git commit, timing, compact JSON", async () => {
   assert.deepEqual(JSON.parse(compactJson(doc)), doc);
   assert.match(compactJson(doc), /"a": \[1, "x,y", 2\.5\]/);
   assert.equal(compactJson({ r: [] }), JSON.stringify({ r: [] }, null, 2));
+});
+
+test("memory bench variants: CLI, model and node's own options", () => {
+  const own = join(repoRoot, "dist", "src", "cli", "main.js");
+  assert.deepEqual(parseVariant("m.vpm"), { name: "m.vpm", cli: own, model: "m.vpm", nodeOptions: [] });
+  assert.deepEqual(parseVariant("old=/x/main.js,a.vpm"), {
+    name: "old",
+    cli: "/x/main.js",
+    model: "a.vpm",
+    nodeOptions: [],
+  });
+  const p = parseVariant("pool=,,--v8-pool-size=0  --max-old-space-size=512");
+  assert.deepEqual([p.cli, p.nodeOptions], [own, ["--v8-pool-size=0", "--max-old-space-size=512"]]);
+  assert.match(p.model, /models[\\/]en_ewt\.vpm$/);
 });
 
 test("parseWithTags scores the gold tags like the parser's own evaluation; wrong tags score lower", () => {
