@@ -208,6 +208,7 @@ export const command: Command = {
       throw e;
     }
     const seconds = sentences === 0 ? 0 : Number(process.hrtime.bigint() - start) / 1e9;
+    const usage = process.resourceUsage();
     const summary = {
       sentences,
       tokens,
@@ -217,10 +218,10 @@ export const command: Command = {
       loadSeconds: Number(loadSeconds.toFixed(3)),
       fallbacks,
       prune: pipeline.cascade.name,
-      maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+      maxRssMiB: Math.round(usage.maxRSS / 1024),
       // Pages the process touched for the first time (minor faults): each costs a kernel entry, and
       // on some virtual machines far more (bench/memory: first-touch cost of this host).
-      minorPageFaults: process.resourceUsage().minorPageFault,
+      minorPageFaults: usage.minorPageFault,
       ...(pipeline.times === null ? {} : { stages: stageSeconds(pipeline.times, seconds) }),
     };
     if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");

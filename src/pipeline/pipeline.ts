@@ -264,14 +264,16 @@ export interface JsonSentence {
   tokens: JsonToken[];
 }
 
+/** The value of a sentence's `# key = value` comment, or null if it has none. */
+function commentOf(c: ConlluSentence, key: string): string | null {
+  const prefix = `# ${key} = `;
+  const line = c.lines.find((l) => l.startsWith(prefix));
+  return line === undefined ? null : line.slice(prefix.length);
+}
+
 /** An annotated sentence as a JSON object (what `toJsonLine` writes). */
 export function toJson(a: AnnotatedSentence): JsonSentence {
   const c = a.conllu;
-  const comment = (key: string): string | null => {
-    const prefix = `# ${key} = `;
-    const line = c.lines.find((l) => l.startsWith(prefix));
-    return line === undefined ? null : line.slice(prefix.length);
-  };
   const value = (x: string | undefined): string | null => (x === undefined || x === "_" ? null : x);
   const words: JsonWord[] = [];
   for (let i = 1; i <= c.words.length; i++) {
@@ -300,7 +302,7 @@ export function toJson(a: AnnotatedSentence): JsonSentence {
     const cols = line.split("\t");
     tokens.push({ first: Number(m[1]), last: Number(m[2]), form: cols[FORM] ?? "", misc: value(cols[MISC]) });
   }
-  return { id: comment("sent_id"), text: comment("text"), words, tokens };
+  return { id: commentOf(c, "sent_id"), text: commentOf(c, "text"), words, tokens };
 }
 
 /** An annotated sentence as one line of JSON (`parse --format json`, JSON Lines: a sentence a line). */
@@ -310,8 +312,8 @@ export function toJsonLine(a: AnnotatedSentence): string {
 
 /** Readable indented tree of an annotated sentence, preceded by its text comment if any. */
 export function toTreeText(a: AnnotatedSentence): string {
-  const text = a.conllu.lines.find((l) => l.startsWith("# text = "));
-  const head = text === undefined ? "" : `${text}\n`;
+  const text = commentOf(a.conllu, "text");
+  const head = text === null ? "" : `# text = ${text}\n`;
   return (
     head +
     formatTree({ forms: a.forms, upos: a.upos, heads: a.heads, deprels: a.deprels, n: a.forms.length - 1 }) +
