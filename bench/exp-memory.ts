@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
+import { VineparseError } from "../src/errors.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
 import {
   type BenchContext,
@@ -24,28 +25,39 @@ export interface Variant {
   model: string;
   /** Options for node itself, before the CLI (e.g. --v8-pool-size=0). */
   nodeOptions: string[];
+  /** Environment variables set for the variant's processes, on top of the bench's own. */
+  env: Record<string, string>;
 }
 
 const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
 
 /**
  * `NAME=CLI,MODEL`, `NAME=,MODEL` (this build), either with `,NODE_OPTIONS` after the model (node's
- * own options, space-separated, e.g. `NAME=,,--v8-pool-size=0`), or a bare model path.
+ * own options, space-separated, e.g. `NAME=,,--v8-pool-size=0`) and then `,ENV` (space-separated
+ * `KEY=VALUE` settings for the variant's processes, e.g. `NAME=,,,GLIBC_TUNABLES=glibc.malloc.hugetlb=1`),
+ * or a bare model path.
  */
 export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf("=");
-  if (eq < 0) return { name: spec, cli: thisCli, model: spec, nodeOptions: [] };
-  const [cli, model, options] = spec.slice(eq + 1).split(",");
+  if (eq < 0) return { name: spec, cli: thisCli, model: spec, nodeOptions: [], env: {} };
+  const [cli, model, options, env] = spec.slice(eq + 1).split(",");
+  const vars: Record<string, string> = {};
+  for (const kv of (env ?? "").split(" ").filter((x) => x !== "")) {
+    const at = kv.indexOf("=");
+    if (at <= 0) throw new VineparseError("usage", `memory: --variant environment "${kv}" is not KEY=VALUE`);
+    vars[kv.slice(0, at)] = kv.slice(at + 1);
+  }
   return {
     name: spec.slice(0, eq),
     cli: cli || thisCli,
     model: model || DEFAULT_MODEL,
     nodeOptions: (options ?? "").split(" ").filter((o) => o !== ""),
+    env: vars,
   };
 }
 
 /**
- * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS] ...] [--no-retag]`:
+ * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS[,ENV]] ...] [--no-retag]`:
  * without --variant, this build with the bundled model. Every round runs each variant once, in order.
  */
 export const experiment: Experiment = {
@@ -67,7 +79,13 @@ export const experiment: Experiment = {
     ctx.note(ctx.header());
     for (const v of variants)
       ctx.note(
-        `variant ${v.name}: ${v.cli} with ${v.model}${v.nodeOptions.length > 0 ? `, node ${v.nodeOptions.join(" ")}` : ""}`,
+        `variant ${v.name}: ${v.cli} with ${v.model}${v.nodeOptions.length > 0 ? `, node ${v.nodeOptions.join(" ")}` : ""}${
+          Object.keys(v.env).length > 0
+            ? `, environment ${Object.entries(v.env)
+                .map(([k, x]) => `${k}=${x}`)
+                .join(" ")}`
+            : ""
+        }`,
       );
     try {
       const runs = variants.map(() => [] as ParseSummary[]);
@@ -93,7 +111,7 @@ export const experiment: Experiment = {
               "--json",
               ...(retag ? ["--retag"] : []),
             ],
-            { encoding: "utf8" },
+            { encoding: "utf8", env: { ...process.env, ...v.env } },
           );
           walls[i]!.push(Number(process.hrtime.bigint() - t0) / 1e9);
           if (p.status !== 0) throw new Error(`${v.name}: vineparse parse failed: ${p.stderr}`);
@@ -156,9 +174,7 @@ export const experiment: Experiment = {
             input,
             ...(retag ? ["--retag"] : []),
           ],
-          {
-            encoding: "utf8",
-          },
+          { encoding: "utf8", env: { ...process.env, ...v.env } },
         );
         if (p.status !== 0) throw new Error(`memory-stages failed: ${p.stderr}`);
         const lines = p.stdout

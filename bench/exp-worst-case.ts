@@ -13,7 +13,7 @@ import { parseVariant } from "./exp-memory.js";
 import { type BenchContext, type Experiment, parseSummaryOf } from "./lib.js";
 
 /**
- * `npm run bench -- worst-case [--words 250,600,1000] [--word W] [--variant NAME=CLI,MODEL ...]
+ * `npm run bench -- worst-case [--words 250,600,1000] [--word W] [--variant NAME=CLI,MODEL[,NODE_OPTIONS[,ENV]] ...]
  * [--limit 300]`: without --variant, this build with the bundled model.
  */
 export const experiment: Experiment = {
@@ -56,7 +56,12 @@ export const experiment: Experiment = {
               "/dev/null",
               "--json",
             ],
-            { encoding: "utf8", timeout: limit * 1000, killSignal: "SIGKILL" },
+            {
+              encoding: "utf8",
+              timeout: limit * 1000,
+              killSignal: "SIGKILL",
+              env: { ...process.env, ...v.env },
+            },
           );
           if (p.error !== undefined || p.signal !== null) {
             rows.push([v.name, n, `> ${limit}`, "", ""]);

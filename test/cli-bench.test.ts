@@ -52,16 +52,29 @@ test("bench lib: machine info, git commit, timing, compact JSON", async () => {
 
 test("memory bench variants: CLI, model and node's own options", () => {
   const own = join(repoRoot, "dist", "src", "cli", "main.js");
-  assert.deepEqual(parseVariant("m.vpm"), { name: "m.vpm", cli: own, model: "m.vpm", nodeOptions: [] });
+  assert.deepEqual(parseVariant("m.vpm"), {
+    name: "m.vpm",
+    cli: own,
+    model: "m.vpm",
+    nodeOptions: [],
+    env: {},
+  });
   assert.deepEqual(parseVariant("old=/x/main.js,a.vpm"), {
     name: "old",
     cli: "/x/main.js",
     model: "a.vpm",
     nodeOptions: [],
+    env: {},
   });
   const p = parseVariant("pool=,,--v8-pool-size=0  --max-old-space-size=512");
-  assert.deepEqual([p.cli, p.nodeOptions], [own, ["--v8-pool-size=0", "--max-old-space-size=512"]]);
+  assert.deepEqual(
+    [p.cli, p.nodeOptions, p.env],
+    [own, ["--v8-pool-size=0", "--max-old-space-size=512"], {}],
+  );
   assert.match(p.model, /models[\\/]en_ewt\.vpm$/);
+  const e = parseVariant("huge=,,,GLIBC_TUNABLES=glibc.malloc.hugetlb=1 A=");
+  assert.deepEqual([e.nodeOptions, e.env], [[], { GLIBC_TUNABLES: "glibc.malloc.hugetlb=1", A: "" }]);
+  assert.throws(() => parseVariant("bad=,,,NOEQUALS"), /not KEY=VALUE/);
 });
 
 test("parseWithTags scores the gold tags like the parser's own evaluation; wrong tags score lower", () => {
