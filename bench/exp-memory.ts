@@ -187,8 +187,11 @@ export const experiment: Experiment = {
           );
         const stages = lines.filter((l): l is StageMemory => "stage" in l);
         const arrays = (lines.find((l) => "arrays" in l) as { arrays: Record<string, number> }).arrays;
-        const touch = (lines.find((l) => "firstTouchMicros" in l) as { firstTouchMicros: number | null })
-          .firstTouchMicros;
+        const touch = lines.find((l) => "firstTouchMicros" in l) as {
+          firstTouchMicros: number | null;
+          kibPerFault?: number | null;
+          msPerMib?: number | null;
+        };
         ctx.table(
           `${v.name}: memory by stage (MiB; anon = private memory, file = mapped files such as the node binary; page faults so far)`,
           ["stage", "peak RSS", "RSS", "anon", "file", "V8 heap", "ArrayBuffers", "page faults"],
@@ -203,10 +206,16 @@ export const experiment: Experiment = {
             s.faults,
           ]),
         );
-        if (touch !== null) {
+        const perFault = touch.firstTouchMicros;
+        if (perFault !== null) {
           const last = stages[stages.length - 1]!;
+          const kib = touch.kibPerFault ?? 4;
+          const fresh = `a first touch of fresh memory costs ${(touch.msPerMib ?? (perFault * 256) / 1000).toFixed(2)} ms per MiB on this machine, ${perFault.toFixed(2)} µs per page fault, a fault mapping ${kib.toFixed(0)} KiB on average (64 MiB written once, one write per 4 KiB; median of 3)`;
+          // Only when faults map single pages does their count price the run's (huge pages mix sizes).
           ctx.note(
-            `${v.name}: a first touch of fresh memory costs ${touch.toFixed(2)} µs per 4 KiB page on this machine (64 MiB written once, one write a page; median of 3), so the ${last.faults} page faults of this run cost about ${((last.faults * touch) / 1000).toFixed(0)} ms (faults of file-backed pages, such as the node binary's, cost less).`,
+            kib < 8
+              ? `${v.name}: ${fresh}, so the ${last.faults} page faults of this run cost about ${((last.faults * perFault) / 1000).toFixed(0)} ms (faults of file-backed pages, such as the node binary's, cost less).`
+              : `${v.name}: ${fresh}: faults map huge pages here, so their count does not price the run's.`,
           );
         }
         ctx.table(
