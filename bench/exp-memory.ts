@@ -2,7 +2,7 @@
 // peak RSS (the command's maxRssMiB, = VmHWM), speed and output of each variant, run interleaved
 // (A B A B …) to tame the noise of a shared machine; then where the memory goes, stage by stage.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
@@ -27,6 +27,8 @@ export interface Variant {
   nodeOptions: string[];
   /** Environment variables set for the variant's processes, on top of the bench's own. */
   env: Record<string, string>;
+  /** More arguments of `vineparse parse` (e.g. --threads 2). */
+  args: string[];
 }
 
 const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
@@ -34,13 +36,14 @@ const thisCli = join(repoRoot, "dist", "src", "cli", "main.js");
 /**
  * `NAME=CLI,MODEL`, `NAME=,MODEL` (this build), either with `,NODE_OPTIONS` after the model (node's
  * own options, space-separated, e.g. `NAME=,,--v8-pool-size=0`) and then `,ENV` (space-separated
- * `KEY=VALUE` settings for the variant's processes, e.g. `NAME=,,,GLIBC_TUNABLES=glibc.malloc.hugetlb=1`),
+ * `KEY=VALUE` settings for the variant's processes, e.g. `NAME=,,,GLIBC_TUNABLES=glibc.malloc.hugetlb=1`)
+ * and then `,ARGS` (more arguments of `vineparse parse`, space-separated, e.g. `NAME=,,,,--threads 2`),
  * or a bare model path.
  */
 export function parseVariant(spec: string): Variant {
   const eq = spec.indexOf("=");
-  if (eq < 0) return { name: spec, cli: thisCli, model: spec, nodeOptions: [], env: {} };
-  const [cli, model, options, env] = spec.slice(eq + 1).split(",");
+  if (eq < 0) return { name: spec, cli: thisCli, model: spec, nodeOptions: [], env: {}, args: [] };
+  const [cli, model, options, env, args] = spec.slice(eq + 1).split(",");
   const vars: Record<string, string> = {};
   for (const kv of (env ?? "").split(" ").filter((x) => x !== "")) {
     const at = kv.indexOf("=");
@@ -53,12 +56,14 @@ export function parseVariant(spec: string): Variant {
     model: model || DEFAULT_MODEL,
     nodeOptions: (options ?? "").split(" ").filter((o) => o !== ""),
     env: vars,
+    args: (args ?? "").split(" ").filter((a) => a !== ""),
   };
 }
 
 /**
- * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS[,ENV]] ...] [--no-retag]`:
- * without --variant, this build with the bundled model. Every round runs each variant once, in order.
+ * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS[,ENV[,ARGS]]] ...]
+ * [--no-retag] [--copies K]`: without --variant, this build with the bundled model. Every round runs
+ * each variant once, in order. With --copies, the input is dev K times over (a larger run).
  */
 export const experiment: Experiment = {
   summary:
@@ -69,17 +74,24 @@ export const experiment: Experiment = {
       repeat: { type: "string" },
       variant: { type: "string", multiple: true },
       "no-retag": { type: "boolean" },
+      copies: { type: "string" },
     });
     const tb = values.tb ?? "en_ewt";
     const repeat = numberOption("memory", "repeat", values.repeat, 5, { integer: true, min: 1 });
     const retag = values["no-retag"] !== true;
     const variants = (values.variant ?? [`bundled=,${DEFAULT_MODEL}`]).map(parseVariant);
-    const input = ctx.treebank(tb, "dev");
+    const copies = numberOption("memory", "copies", values.copies, 1, { integer: true, min: 1 });
+    const dev = ctx.treebank(tb, "dev");
     const tmp = mkdtempSync(join(tmpdir(), "vp-memory-"));
+    let input = dev;
+    if (copies > 1) {
+      input = join(tmp, "input.conllu");
+      writeFileSync(input, readFileSync(dev, "utf8").repeat(copies));
+    }
     ctx.note(ctx.header());
     for (const v of variants)
       ctx.note(
-        `variant ${v.name}: ${v.cli} with ${v.model}${v.nodeOptions.length > 0 ? `, node ${v.nodeOptions.join(" ")}` : ""}${
+        `variant ${v.name}: ${v.cli} with ${v.model}${v.args.length > 0 ? `, parse ${v.args.join(" ")}` : ""}${v.nodeOptions.length > 0 ? `, node ${v.nodeOptions.join(" ")}` : ""}${
           Object.keys(v.env).length > 0
             ? `, environment ${Object.entries(v.env)
                 .map(([k, x]) => `${k}=${x}`)
@@ -110,6 +122,7 @@ export const experiment: Experiment = {
               out,
               "--json",
               ...(retag ? ["--retag"] : []),
+              ...v.args,
             ],
             { encoding: "utf8", env: { ...process.env, ...v.env } },
           );
@@ -143,7 +156,7 @@ export const experiment: Experiment = {
         ];
       });
       ctx.table(
-        `vineparse parse${retag ? " --retag" : ""} on ${tb} dev, ${repeat} interleaved rounds (medians)`,
+        `vineparse parse${retag ? " --retag" : ""} on ${tb} dev${copies > 1 ? ` × ${copies}` : ""}, ${repeat} interleaved rounds (medians)`,
         [
           "variant",
           "peak RSS MiB",
@@ -164,7 +177,8 @@ export const experiment: Experiment = {
       );
 
       // Where the memory goes in this build, stage by stage (one run per variant of this build).
-      for (const v of variants.filter((x) => x.cli === thisCli)) {
+      // (In-process stages: not for variants with parse options of their own, such as --threads.)
+      for (const v of variants.filter((x) => x.cli === thisCli && x.args.length === 0)) {
         const p = spawnSync(
           process.execPath,
           [

@@ -58,6 +58,7 @@ test("memory bench variants: CLI, model and node's own options", () => {
     model: "m.vpm",
     nodeOptions: [],
     env: {},
+    args: [],
   });
   assert.deepEqual(parseVariant("old=/x/main.js,a.vpm"), {
     name: "old",
@@ -65,6 +66,7 @@ test("memory bench variants: CLI, model and node's own options", () => {
     model: "a.vpm",
     nodeOptions: [],
     env: {},
+    args: [],
   });
   const p = parseVariant("pool=,,--v8-pool-size=0  --max-old-space-size=512");
   assert.deepEqual(
@@ -75,6 +77,7 @@ test("memory bench variants: CLI, model and node's own options", () => {
   const e = parseVariant("huge=,,,GLIBC_TUNABLES=glibc.malloc.hugetlb=1 A=");
   assert.deepEqual([e.nodeOptions, e.env], [[], { GLIBC_TUNABLES: "glibc.malloc.hugetlb=1", A: "" }]);
   assert.throws(() => parseVariant("bad=,,,NOEQUALS"), /not KEY=VALUE/);
+  assert.deepEqual(parseVariant("t2=,,,,--threads 2").args, ["--threads", "2"]);
 });
 
 test("parseWithTags scores the gold tags like the parser's own evaluation; wrong tags score lower", () => {

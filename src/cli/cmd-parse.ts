@@ -4,7 +4,7 @@ import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { loadPipeline } from "../pipeline/default-model.js";
 import { noTaggerError } from "../pipeline/no-tagger.js";
-import { BLOCK_WORDS, parseTextStream } from "../pipeline/parse-stream.js";
+import { BLOCK_WORDS, parseTextStream, textBlocks } from "../pipeline/parse-stream.js";
 import {
   type AnnotatedSentence,
   type PipelineTimes,
@@ -22,6 +22,8 @@ import { PARSE_BLOCK } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
 import { alphaListOption, choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
+import { type ParsedBlock, ParseWorkerPool, type ParseWorkerSetup } from "./parse-pool.js";
+import type { ConlluSentence } from "../conllu/types.js";
 
 const usage = `usage: vineparse parse [--model MODEL] (--input F.conllu | --text "raw text" | --raw [FILE]) [options]
 
@@ -57,6 +59,9 @@ options:
   --json            print the closing summary as one JSON line
   --quiet           no closing summary
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
+  --threads N       parse on N worker threads (default 1), each with its own copy of the model
+                    (about 50 MB more a thread with the bundled model); the output is the same.
+                    With --timing, the stages are summed over the threads
   -h, --help        show this help
 `;
 
@@ -86,6 +91,141 @@ function isFile(path: string): boolean {
   }
 }
 
+/**
+ * Blocks of the sentences of a CoNLL-U file (or "-"), as `vineparse parse` parses them (see
+ * PARSE_BLOCK, PARSE_BLOCK_WORDS); malformed sentences stop the run, or are skipped with a warning.
+ */
+async function* conlluBlocks(
+  path: string,
+  skipInvalid: boolean,
+): AsyncGenerator<{ cs: ConlluSentence[]; spans: null }> {
+  const input = streamConllu(path, {
+    requireTree: false,
+    onInvalid: skipInvalid ? "skip" : "abort",
+    onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
+  });
+  for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(path), BLOCK_WORDS)) {
+    const cs = block.map((r) => r.sentence);
+    block.length = 0; // the sentences are in cs, which the parse empties as it goes
+    yield { cs, spans: null };
+  }
+}
+
+/** The closing summary of a run. */
+interface ParseSummary {
+  sentences: number;
+  tokens: number;
+  seconds: number;
+  tokensPerSecond: number;
+  sentencesPerSecond: number;
+  loadSeconds: number;
+  fallbacks: number;
+  prune: string;
+  maxRssMiB: number;
+  minorPageFaults: number;
+  stages?: { stage: string; seconds: number }[];
+}
+
+/** The summary of a run from its counts (seconds: from the first sentence read to the last written). */
+function summaryOf(
+  run: {
+    sentences: number;
+    tokens: number;
+    fallbacks: number;
+    seconds: number;
+    loadSeconds: number;
+    prune: string;
+  },
+  stages: { stage: string; seconds: number }[] | undefined,
+): ParseSummary {
+  const { seconds } = run;
+  const usage = process.resourceUsage();
+  return {
+    sentences: run.sentences,
+    tokens: run.tokens,
+    seconds: Number(seconds.toFixed(3)),
+    tokensPerSecond: seconds > 0 ? Math.round(run.tokens / seconds) : 0,
+    sentencesPerSecond: seconds > 0 ? Math.round(run.sentences / seconds) : 0,
+    loadSeconds: Number(run.loadSeconds.toFixed(3)),
+    fallbacks: run.fallbacks,
+    prune: run.prune,
+    // The whole process, worker threads included.
+    maxRssMiB: Math.round(usage.maxRSS / 1024),
+    // Pages the process touched for the first time (minor faults): each costs a kernel entry, and
+    // on some virtual machines far more (bench/memory: first-touch cost of this host).
+    minorPageFaults: usage.minorPageFault,
+    ...(stages === undefined ? {} : { stages }),
+  };
+}
+
+/** Writes the closing summary to stderr: one JSON line, a sentence (and the stages), or nothing. */
+function writeSummary(summary: ParseSummary, json: boolean, quiet: boolean): void {
+  if (json) process.stderr.write(JSON.stringify(summary) + "\n");
+  else if (!quiet) {
+    process.stderr.write(
+      `parsed ${summary.sentences} sentences, ${summary.tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s, ${summary.sentencesPerSecond} sentences/s; model loaded in ${summary.loadSeconds} s)\n`,
+    );
+    if (summary.stages !== undefined)
+      process.stderr.write(`time: ${summary.stages.map((x) => `${x.stage} ${x.seconds} s`).join(", ")}\n`);
+  }
+}
+
+/**
+ * `vineparse parse --threads N`: N workers load the model and parse the blocks, while this thread
+ * reads the input, splits it into blocks (tokenizing raw text) and writes the parsed blocks in their
+ * order, with at most two blocks a worker read ahead. Any failure stops the workers and leaves no
+ * output behind, as a run on one thread would.
+ */
+async function parseThreaded(
+  threads: number,
+  setup: ParseWorkerSetup,
+  blocks: AsyncIterable<{ cs: ConlluSentence[]; spans: number[][] | null }>,
+  retag: boolean,
+  output: string,
+  t0: bigint,
+): Promise<ParseSummary> {
+  const pool = await ParseWorkerPool.start(threads, setup);
+  const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const out = new AtomicWriter(output);
+  const run = { sentences: 0, tokens: 0, fallbacks: 0, seconds: 0, loadSeconds, prune: pool.prune };
+  const ahead: Promise<ParsedBlock>[] = [];
+  const write = (b: ParsedBlock) => {
+    out.write(b.text);
+    run.sentences += b.sentences;
+    run.tokens += b.tokens;
+    run.fallbacks += b.fallbacks;
+  };
+  let start = 0n;
+  let times: PipelineTimes | null = null;
+  try {
+    try {
+      for await (const { cs, spans } of blocks) {
+        if (start === 0n) start = process.hrtime.bigint();
+        const parsed = pool.parse(cs, retag, spans);
+        // A failed block is reported in order, when its turn to be written comes.
+        parsed.catch(() => undefined);
+        ahead.push(parsed);
+        if (ahead.length >= 2 * threads) write(await ahead.shift()!);
+      }
+      while (ahead.length > 0) write(await ahead.shift()!);
+      if (setup.timing) times = await pool.times();
+      out.commit();
+    } catch (e) {
+      out.abort();
+      throw e;
+    }
+  } finally {
+    await pool.close();
+  }
+  run.seconds = run.sentences === 0 ? 0 : Number(process.hrtime.bigint() - start) / 1e9;
+  return summaryOf(run, times === null ? undefined : threadStages(times));
+}
+
+/** The stages of `times` summed over the worker threads (thread seconds: no "rest" against the wall time). */
+function threadStages(times: PipelineTimes): { stage: string; seconds: number }[] {
+  return stageSeconds(times, 0).filter((x) => x.stage !== "rest");
+}
+
 /** `vineparse parse`: parses CoNLL-U or raw text with a trained model. */
 export const command: Command = {
   summary: "parse CoNLL-U or raw text (bundled English model by default)",
@@ -110,6 +250,7 @@ export const command: Command = {
         timing: { type: "boolean" },
         quiet: { type: "boolean" },
         "skip-invalid": { type: "boolean" },
+        threads: { type: "string" },
       },
       { max: 1, name: "FILE" },
     );
@@ -146,6 +287,7 @@ export const command: Command = {
         "parse: give exactly one of --input FILE, --text TEXT or --raw (see --help)",
       );
     }
+    const threads = numberOption("parse", "threads", values.threads, 1, { integer: true, min: 1 });
     checkWritable(values.output ?? "-");
     // The old generation may grow by half its live size between full collections, instead of the
     // factor of up to 4 V8 picks when collecting is cheap against the work: a block's sentences live
@@ -157,6 +299,28 @@ export const command: Command = {
     setFlagsFromString("--heap-growing-percent=50");
     const t0 = process.hrtime.bigint();
     const raw = values.text !== undefined || values.raw === true;
+    const report = (summary: ParseSummary) =>
+      writeSummary(summary, values.json === true, values.quiet === true);
+    if (threads > 1) {
+      const setup: ParseWorkerSetup = {
+        model: values.model,
+        prune: values.prune,
+        alpha: values.alpha === undefined ? undefined : alphaListOption("parse", "alpha", values.alpha),
+        tagAll: raw || values.retag === true,
+        timing: values.timing === true,
+        format,
+      };
+      const blocks: AsyncIterable<{ cs: ConlluSentence[]; spans: number[][] | null }> = raw
+        ? textBlocks(values.text !== undefined ? [values.text] : readUtf8Chunks(rawPath ?? "-"), {
+            newlineBoundary: values["newline-breaks"] === true,
+            maxWords,
+          })
+        : conlluBlocks(values.input!, values["skip-invalid"] === true);
+      report(
+        await parseThreaded(threads, setup, blocks, raw || values.retag === true, values.output ?? "-", t0),
+      );
+      return 0;
+    }
     // A bundle's tagger is built at once if every sentence needs it; otherwise only if a sentence
     // lacks tags (tagged CoNLL-U never holds the tagger's tables).
     const pipeline = loadPipeline(values.model, { lazyTagger: !(raw || values.retag === true) });
@@ -189,16 +353,10 @@ export const command: Command = {
         }))
           emit(a);
       } else {
-        const input = streamConllu(values.input!, {
-          requireTree: false,
-          onInvalid: values["skip-invalid"] === true ? "skip" : "abort",
-          onWarning: (e) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
-        });
         // A block at a time (each stage over the whole block: see PARSE_BLOCK, PARSE_BLOCK_WORDS).
-        for await (const block of readyBlocks(input, PARSE_BLOCK, isFile(values.input!), BLOCK_WORDS)) {
+        for await (const { cs } of conlluBlocks(values.input!, values["skip-invalid"] === true)) {
           if (sentences === 0) start = process.hrtime.bigint();
-          const cs = block.map((r) => r.sentence);
-          block.length = 0; // the sentences are in cs, which annotateEach empties as it goes
+          // annotateEach empties cs as it goes.
           for (const a of pipeline.annotateEach(cs, values.retag === true)) emit(a);
         }
       }
@@ -208,30 +366,12 @@ export const command: Command = {
       throw e;
     }
     const seconds = sentences === 0 ? 0 : Number(process.hrtime.bigint() - start) / 1e9;
-    const usage = process.resourceUsage();
-    const summary = {
-      sentences,
-      tokens,
-      seconds: Number(seconds.toFixed(3)),
-      tokensPerSecond: seconds > 0 ? Math.round(tokens / seconds) : 0,
-      sentencesPerSecond: seconds > 0 ? Math.round(sentences / seconds) : 0,
-      loadSeconds: Number(loadSeconds.toFixed(3)),
-      fallbacks,
-      prune: pipeline.cascade.name,
-      maxRssMiB: Math.round(usage.maxRSS / 1024),
-      // Pages the process touched for the first time (minor faults): each costs a kernel entry, and
-      // on some virtual machines far more (bench/memory: first-touch cost of this host).
-      minorPageFaults: usage.minorPageFault,
-      ...(pipeline.times === null ? {} : { stages: stageSeconds(pipeline.times, seconds) }),
-    };
-    if (values.json === true) process.stderr.write(JSON.stringify(summary) + "\n");
-    else if (values.quiet !== true) {
-      process.stderr.write(
-        `parsed ${sentences} sentences, ${tokens} tokens in ${summary.seconds} s (${summary.tokensPerSecond} tokens/s, ${summary.sentencesPerSecond} sentences/s; model loaded in ${summary.loadSeconds} s)\n`,
-      );
-      if (summary.stages !== undefined)
-        process.stderr.write(`time: ${summary.stages.map((x) => `${x.stage} ${x.seconds} s`).join(", ")}\n`);
-    }
+    report(
+      summaryOf(
+        { sentences, tokens, fallbacks, seconds, loadSeconds, prune: pipeline.cascade.name },
+        pipeline.times === null ? undefined : stageSeconds(pipeline.times, seconds),
+      ),
+    );
     return 0;
   },
 };
