@@ -203,6 +203,21 @@ test("parse --raw - writes each paragraph's parse while the input is still open"
   assert.match(out, /^# sent_id = s1\n/);
 });
 
+test("parse --threads 2 writes each block's parse while the input is still open", async () => {
+  const row = (i: number, w: string) => `${i}\t${w}\tthe\tDET\tDT\t_\t_\t_\t_\t_`;
+  const out = await outputBeforeEnd(
+    ["parse", "--model", toy.bundle, "--raw", "-", "--quiet", "--threads", "2"],
+    "the big dog saw a cat .\n\n",
+    /# text = the big dog saw a cat \.\n(.*\n)*\n/,
+  );
+  assert.match(out, /^# sent_id = s1\n/);
+  await outputBeforeEnd(
+    ["parse", "--model", toy.bundle, "--input", "-", "--quiet", "--threads", "2"],
+    [row(1, "the"), "", ""].join("\n"),
+    /^1\tthe\t/,
+  );
+});
+
 test("tag writes each sentence while its input is still open", async () => {
   const row = (i: number, w: string) => `${i}\t${w}\t_\t_\t_\t_\t_\t_\t_\t_`;
   await outputBeforeEnd(
