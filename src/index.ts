@@ -253,7 +253,12 @@ export { Rng } from "./util/rng.js";
 // Reliability (issue #13): streaming raw text, strict UTF-8, safe outputs, training-data checks.
 export { checkParserTrainingData, checkTaggerTrainingData } from "./corpus/training-data.js";
 export { fromModelContent } from "./model/model-file.js";
-export { parseTextStream, type StreamTextOptions } from "./pipeline/parse-stream.js";
+export {
+  parseTextStream,
+  type StreamTextOptions,
+  type TextBlock,
+  textBlocks,
+} from "./pipeline/parse-stream.js";
 export { segmentStream, type StreamSegmentOptions, type StreamSentence } from "./pipeline/text-stream.js";
 export { checkWritable, type OutputTarget, outputTarget } from "./util/atomic-write.js";
 export { removeTempFilesOnSignals } from "./util/temp-files.js";
