@@ -24,13 +24,15 @@ test("the vine dynamic program is linear in sentence length (n = 400 vs n = 100)
     const large = randomVineScores(rng, 400, b, false, new VineScores(b));
     for (const witness of [false, true]) {
       const run = (n: number, s: VineScores) => () => parser.maxMarginals(n, s, null, { witness });
-      const reps = witness ? 6 : 16;
+      // Each measurement takes several milliseconds of CPU (shorter ones were at the mercy of the
+      // host's noise and of the CPU clock's granularity: one run in about twenty measured 12×).
+      const reps = witness ? 24 : 64;
       // Warm-up, then interleaved rounds; the minimum over rounds is robust to a noisy host.
       cpuMicros(run(100, small), reps);
       cpuMicros(run(400, large), reps);
       let a = Infinity;
       let c = Infinity;
-      for (let round = 0; round < 5; round++) {
+      for (let round = 0; round < 7; round++) {
         a = Math.min(a, cpuMicros(run(100, small), 4 * reps));
         c = Math.min(c, cpuMicros(run(400, large), reps));
       }
