@@ -190,16 +190,17 @@ async function parseThreaded(
   const run = { sentences: 0, tokens: 0, fallbacks: 0, seconds: 0, loadSeconds, prune: pool.prune };
   // Blocks sent and not yet written, in input order. Each is written as soon as it and every block
   // before it are parsed, not when the next block is read: on a pipe, output keeps up with input.
-  const ahead: { done: boolean; ok: boolean; block: ParsedBlock | null; error: unknown }[] = [];
+  // Each slot holds its block's outcome once the worker has answered (null until then).
+  const ahead: { outcome: { block: ParsedBlock } | { error: unknown } | null }[] = [];
   // (A field, not a variable: it is set in callbacks, which the loops below must see.)
   const state: { failed: { error: unknown } | null } = { failed: null };
   let wake: (() => void) | null = null;
   const drain = () => {
-    while (state.failed === null && ahead.length > 0 && ahead[0]!.done) {
-      const a = ahead.shift()!;
-      if (!a.ok) state.failed = { error: a.error };
+    while (state.failed === null && ahead.length > 0 && ahead[0]!.outcome !== null) {
+      const o = ahead.shift()!.outcome!;
+      if ("error" in o) state.failed = o;
       else {
-        const b = a.block!;
+        const b = o.block;
         out.write(b.text);
         run.sentences += b.sentences;
         run.tokens += b.tokens;
@@ -218,15 +219,15 @@ async function parseThreaded(
       for await (const { cs, spans } of blocks) {
         if (state.failed !== null) break;
         if (start === 0n) start = process.hrtime.bigint();
-        const entry = { done: false, ok: false, block: null as ParsedBlock | null, error: null as unknown };
-        ahead.push(entry);
+        const slot: (typeof ahead)[number] = { outcome: null };
+        ahead.push(slot);
         pool.parse(cs, retag, spans).then(
-          (b) => {
-            Object.assign(entry, { done: true, ok: true, block: b });
+          (block) => {
+            slot.outcome = { block };
             drain();
           },
           (error: unknown) => {
-            Object.assign(entry, { done: true, ok: false, error });
+            slot.outcome = { error };
             drain();
           },
         );
