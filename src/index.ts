@@ -96,7 +96,7 @@ export {
   uposConfusion,
   uposConfusions,
 } from "./eval/tag-errors.js";
-export { type ModelData, readModelFile, writeModelFile } from "./model/model-file.js";
+export { decodeModelBytes, type ModelData, readModelFile, writeModelFile } from "./model/model-file.js";
 export { loadParser, parserFromModel } from "./parser/load-parser.js";
 export {
   HigherOrderParser,
@@ -115,7 +115,9 @@ export { type BlockTimes, blockTimes, PARSE_BLOCK, parseBlock, parsePruned } fro
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
 export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
+export { loadPipelineFromBytes } from "./browser.js";
 export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
+export { pipelineFromModel } from "./pipeline/from-model.js";
 export {
   type AnnotatedSentence,
   type JsonSentence,
@@ -125,6 +127,7 @@ export {
   PIPELINE_MAX_FORMS,
   type PipelineTimes,
   pipelineTimes,
+  type PruningStage,
   type TextOptions,
   toConllu,
   toJson,

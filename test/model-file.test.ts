@@ -5,8 +5,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { crc32, deflateRawSync, gzipSync, inflateRawSync } from "node:zlib";
 import { VineparseError } from "../src/errors.js";
+import { crc32 as jsCrc32 } from "../src/util/crc32.js";
 import {
   decodeModel,
+  decodeModelBytes,
   densify,
   encodeModel,
   type ModelArray,
@@ -307,4 +309,92 @@ test("version 2: damaged segments and directories with a valid checksum fail wit
     codeOf(() => decodeModel(implodeV2(huge))),
     "model-corrupt",
   );
+});
+
+/** The error code of a promise's rejection (a VineparseError), or "no error". */
+async function asyncCodeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof VineparseError, String(e));
+    return e.code;
+  }
+  return "no error";
+}
+
+/** Whether two decoded models are the same: kind, meta and every array bit for bit, of the same type. */
+function assertSameModel(a: ReturnType<typeof decodeModel>, b: ReturnType<typeof decodeModel>): void {
+  assert.equal(b.kind, a.kind);
+  assert.deepEqual(b.meta, a.meta);
+  assert.deepEqual(Object.keys(b.arrays).sort(), Object.keys(a.arrays).sort());
+  for (const [k, x] of Object.entries(a.arrays)) {
+    const y = b.arrays[k]!;
+    assert.equal(y.constructor, x.constructor, k);
+    assert.ok(bytesOf(y).equals(bytesOf(x)), k);
+  }
+}
+
+test("our CRC-32 (for decoding without Node's zlib) is zlib's, whole and in pieces", () => {
+  let x = 5;
+  const data = new Uint8Array(100_003).map(() => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24);
+  assert.equal(jsCrc32(new Uint8Array(0)), 0);
+  assert.equal(jsCrc32(new TextEncoder().encode("123456789")), 0xcbf43926);
+  for (const len of [1, 3, 4, 5, 17, 4096, data.length]) {
+    const d = data.subarray(0, len);
+    assert.equal(jsCrc32(d), crc32(d) >>> 0, `length ${len}`);
+  }
+  assert.equal(jsCrc32(data.subarray(50_001), jsCrc32(data.subarray(0, 50_001))), crc32(data) >>> 0);
+});
+
+test("decodeModelBytes (DecompressionStream, no zlib) gives decodeModel's models and errors", async () => {
+  for (const m of [model, segmentedModel()]) {
+    const bytes = encodeModel(m);
+    assertSameModel(decodeModel(bytes), await decodeModelBytes(bytes));
+    // A view into a larger buffer reads the same.
+    const padded = new Uint8Array(bytes.length + 7);
+    padded.set(bytes, 3);
+    assertSameModel(decodeModel(bytes), await decodeModelBytes(padded.subarray(3, 3 + bytes.length)));
+  }
+  const bytes = encodeModel(model);
+  const bad = bytes.slice();
+  bad[bad.length - 5] ^= 0xff;
+  const v99 = bytes.slice();
+  new DataView(v99.buffer).setUint32(8, 99, true);
+  const files: [string, Uint8Array, string?][] = [
+    ["truncated", bytes.subarray(0, bytes.length - 3)],
+    ["checksum", bad],
+    ["foreign", new TextEncoder().encode("hello world, not a model")],
+    ["version", v99],
+    ["kind", bytes, "parser"],
+  ];
+  // Damage under a valid checksum, as in the version-2 test above, and a stream that is not deflate.
+  const m = {
+    kind: "t",
+    meta: {},
+    arrays: { a: new Int16Array(40).map((_, i) => (i % 5 === 0 ? i : 0)), b: new Int32Array([1, 2, 3]) },
+  };
+  const good = encodeModel(m);
+  const damages: [string, (e: V2Parts) => void][] = [
+    ["bad segment mode", (e) => (e.streams[0]![0] = 7)],
+    ["bitmap promises more elements than stored", (e) => (e.streams[0]![1] = 0xff)],
+    ["stream one byte short", (e) => (e.streams[1] = e.streams[1]!.subarray(0, e.streams[1]!.length - 1))],
+    ["stream one byte long", (e) => (e.streams[1] = Buffer.concat([e.streams[1]!, Buffer.alloc(1)]))],
+    ["array longer than its stream", (e) => (e.header.arrays[1]!.length = 4)],
+    ["bad segment size", (e) => (e.header.segmentBytes = 1000)],
+  ];
+  for (const [what, damage] of damages) {
+    const e = explodeV2(good);
+    damage(e);
+    files.push([what, implodeV2(e)]);
+  }
+  const garbage = Buffer.from(implodeV2(explodeV2(good)));
+  const jsonZ = garbage.readUInt32LE(24);
+  garbage.fill(0xff, 32 + jsonZ, 32 + jsonZ + 4); // the first array's stream: not deflate
+  garbage.writeUInt32LE(crc32(garbage.subarray(24)) >>> 0, 20);
+  files.push(["not a deflate stream", garbage]);
+  for (const [what, file, kind] of files) {
+    const want = codeOf(() => decodeModel(file, "m.vpm", kind));
+    assert.notEqual(want, "no error", what);
+    assert.equal(await asyncCodeOf(decodeModelBytes(file, "m.vpm", kind)), want, what);
+  }
 });

@@ -1,7 +1,55 @@
-import { constants, crc32, deflateRawSync, gunzipSync, gzipSync, inflateRawSync } from "node:zlib";
+import type * as Zlib from "node:zlib";
 import { VineparseError } from "../errors.js";
-import { writeFileAtomic } from "../util/atomic-write.js";
-import { PositionalFile } from "../util/read-file.js";
+import { crc32 as jsCrc32 } from "../util/crc32.js";
+
+/**
+ * What model files need of Node.js: its zlib (deflate, inflate, CRC-32) and the file helpers. They are
+ * imported only when running on Node, so that the decoders below (and every loader built on them)
+ * also load in a browser, where models are decoded from bytes by `decodeModelBytes` instead.
+ */
+interface NodeSide {
+  zlib: typeof Zlib;
+  files: typeof import("../util/read-file.js") & typeof import("../util/atomic-write.js");
+}
+
+const onNode = typeof process !== "undefined" && typeof process.versions?.node === "string";
+const nodeSide: NodeSide | null = onNode
+  ? {
+      zlib: await import("node:zlib"),
+      files: { ...(await import("../util/read-file.js")), ...(await import("../util/atomic-write.js")) },
+    }
+  : null;
+
+/** Node's zlib and file helpers; one clear error elsewhere (a browser). */
+function node(): NodeSide {
+  if (nodeSide === null)
+    throw new VineparseError(
+      "usage",
+      "model files are read and written by file name on Node.js only; in a browser, decode their bytes with decodeModelBytes",
+    );
+  return nodeSide;
+}
+
+/**
+ * What decoding needs of a compression library: CRC-32, and raw inflate into at most `max` bytes
+ * (a RangeError when the stream gives more; any other error when it is not a valid deflate stream).
+ * The output should start at offset 0 of a buffer of at least `max + 1` bytes when it can (an array is
+ * then expanded in that buffer instead of a copy).
+ */
+export interface Inflater {
+  crc32(data: Uint8Array, value: number): number;
+  inflateRaw(input: Uint8Array, max: number): Uint8Array;
+}
+
+/** Node's zlib as an `Inflater`. */
+function nodeInflater(): Inflater {
+  const z = node().zlib;
+  return {
+    crc32: (data, value) => z.crc32(data, value),
+    inflateRaw: (input, max) =>
+      z.inflateRawSync(input, { maxOutputLength: Math.max(1, max), chunkSize: Math.max(64, max + 1) }),
+  };
+}
 
 /** Magic bytes at the start of every vineparse model file. */
 const MAGIC = "VINEPARS";
@@ -147,6 +195,7 @@ export function encodeModel(model: ModelData, version = MODEL_FORMAT_VERSION): U
     JSON.stringify({ kind: model.kind, meta: model.meta, segmentBytes: SEGMENT_BYTES, arrays: dir }),
     "utf8",
   );
+  const { deflateRawSync, crc32 } = node().zlib;
   const jsonZ = deflateRawSync(json, { level: 6 });
   const len = 8 + jsonZ.length + bodyBytes;
   const out = new Uint8Array(HEADER_BYTES + len);
@@ -231,7 +280,7 @@ function encodeArray(a: ModelArray): Buffer {
     }
     parts.push(raw);
   }
-  return deflateRawSync(Buffer.concat(parts), { level: 6 });
+  return node().zlib.deflateRawSync(Buffer.concat(parts), { level: 6 });
 }
 
 /** Serializes a model in container version 1: one gzip stream of the JSON header and 8-byte-aligned arrays. */
@@ -258,6 +307,7 @@ function encodeV1(model: ModelData): Uint8Array {
     if (dir[i]!.planar === true) toPlanes(bytes, a.BYTES_PER_ELEMENT, raw.subarray(at, at + bytes.length));
     else raw.set(bytes, at);
   }
+  const { gzipSync, crc32 } = node().zlib;
   const payload = gzipSync(raw, { level: 6 });
   const out = new Uint8Array(HEADER_BYTES + payload.length);
   const view = new DataView(out.buffer);
@@ -279,11 +329,12 @@ interface ByteSource {
 
 /** Parses bytes written by `encodeModel`, with one clear error for truncated, corrupted or foreign files. */
 export function decodeModel(bytes: Uint8Array, file = "<model>", expectedKind?: string): ModelData {
-  return decodeFrom(
-    { size: bytes.length, read: (position, length) => bytes.subarray(position, position + length) },
-    file,
-    expectedKind,
-  ).model;
+  return decodeFrom(bytesSource(bytes), file, expectedKind, nodeInflater()).model;
+}
+
+/** Bytes in memory as a `ByteSource`. */
+function bytesSource(bytes: Uint8Array): ByteSource {
+  return { size: bytes.length, read: (position, length) => bytes.subarray(position, position + length) };
 }
 
 /**
@@ -314,6 +365,7 @@ export class DeferredArrays {
   constructor(
     private readonly file: string,
     private readonly segmentBytes: number,
+    private readonly inflater: Inflater,
     streams: DeferredStream[],
     /** Arrays that could not be deferred (a version-1 file is one stream: all of it is decoded). */
     decoded: Record<string, ModelArray> = {},
@@ -338,7 +390,7 @@ export class DeferredArrays {
       this.segmentBytes,
     );
     for (const { entry, stream } of this.streams)
-      arrays[entry.name] = decodeArray(stream, entry, this.segmentBytes, scratch, this.file);
+      arrays[entry.name] = decodeArray(stream, entry, this.segmentBytes, scratch, this.file, this.inflater);
     this.streams = [];
     this.decoded = {};
     return arrays;
@@ -356,8 +408,28 @@ function decodeFrom(
   src: ByteSource,
   file: string,
   expectedKind: string | undefined,
+  inflater: Inflater,
   defer: (name: string) => boolean = () => false,
 ): Decoded {
+  const { version, len } = checkContainer(src, file, inflater);
+  if (version === 1) {
+    const model = decodeV1(src.read(HEADER_BYTES, len), file, expectedKind);
+    const kept: Record<string, ModelArray> = {};
+    for (const name of Object.keys(model.arrays))
+      if (defer(name)) {
+        kept[name] = model.arrays[name]!;
+        delete model.arrays[name];
+      }
+    return { model, deferred: new DeferredArrays(file, SEGMENT_BYTES, inflater, [], kept) };
+  }
+  return decodeV2(src, len, file, expectedKind, inflater, defer);
+}
+
+/**
+ * Checks a model file's container (magic bytes, format version, payload length, checksum) and
+ * returns its version and payload length.
+ */
+function checkContainer(src: ByteSource, file: string, inflater: Inflater): { version: number; len: number } {
   if (src.size < HEADER_BYTES || !isModelFile(src.read(0, 8))) {
     throw new VineparseError("model-format", "not a vineparse model file", file);
   }
@@ -385,21 +457,17 @@ function decodeFrom(
   }
   let c = 0;
   for (let at = 0; at < len; at += CRC_PIECE)
-    c = crc32(src.read(HEADER_BYTES + at, Math.min(CRC_PIECE, len - at)), c);
+    c = inflater.crc32(src.read(HEADER_BYTES + at, Math.min(CRC_PIECE, len - at)), c);
   if (c >>> 0 !== crc) {
     throw new VineparseError("model-corrupt", "model file is corrupted (checksum mismatch)", file);
   }
-  if (version === 1) {
-    const model = decodeV1(src.read(HEADER_BYTES, len), file, expectedKind);
-    const kept: Record<string, ModelArray> = {};
-    for (const name of Object.keys(model.arrays))
-      if (defer(name)) {
-        kept[name] = model.arrays[name]!;
-        delete model.arrays[name];
-      }
-    return { model, deferred: new DeferredArrays(file, SEGMENT_BYTES, [], kept) };
-  }
-  return decodeV2(src, len, file, expectedKind, defer);
+  if (version === 1 && nodeSide === null)
+    throw new VineparseError(
+      "model-version",
+      "model format version 1 is read on Node.js only; rewrite it in the current version with scripts/upgrade-model",
+      file,
+    );
+  return { version, len };
 }
 
 /** The error for a model of another kind than the caller expects. */
@@ -444,25 +512,10 @@ function decodeV2(
   len: number,
   file: string,
   expectedKind: string | undefined,
+  inflater: Inflater,
   defer: (name: string) => boolean,
 ): Decoded {
-  if (len < 8) throw corrupt(file, "payload too short");
-  const lens = src.read(HEADER_BYTES, 8);
-  const lensView = new DataView(lens.buffer, lens.byteOffset, 8);
-  const jsonZ = lensView.getUint32(0, true);
-  const jsonLen = lensView.getUint32(4, true);
-  if (8 + jsonZ > len) throw corrupt(file, "payload too short for its header");
-  if (jsonLen > MAX_INFLATE_RATIO * jsonZ + 64)
-    throw corrupt(file, `declared header size ${jsonLen} is impossible for ${jsonZ} compressed bytes`);
-  const json = inflateExactly(src.read(HEADER_BYTES + 8, jsonZ), jsonLen, file);
-  const header = parseHeader(json, 0, jsonLen, file, 2);
-  const starts: number[] = [];
-  let total = 8 + jsonZ;
-  for (const d of header.arrays) {
-    starts.push(HEADER_BYTES + total);
-    total += d.bytes!;
-  }
-  if (total !== len) throw corrupt(file, `its arrays need ${total} bytes but the payload has ${len}`);
+  const { header, starts } = layoutV2(src, len, file, inflater);
   checkKind(header.kind, expectedKind, file);
   const order = header.arrays
     .map((_, i) => i)
@@ -477,7 +530,15 @@ function decodeV2(
     const d = header.arrays[i]!;
     // A copy: the bytes read may be a buffer the next read reuses (Buffer's slice would not copy).
     if (defer(d.name)) deferred.push({ entry: d, stream: new Uint8Array(src.read(starts[i]!, d.bytes!)) });
-    else decoded[i] = decodeArray(src.read(starts[i]!, d.bytes!), d, header.segmentBytes!, scratch, file);
+    else
+      decoded[i] = decodeArray(
+        src.read(starts[i]!, d.bytes!),
+        d,
+        header.segmentBytes!,
+        scratch,
+        file,
+        inflater,
+      );
   }
   const arrays: Record<string, ModelArray> = {};
   header.arrays.forEach((d, i) => {
@@ -485,15 +546,54 @@ function decodeV2(
   });
   return {
     model: { kind: header.kind, meta: header.meta, arrays },
-    deferred: new DeferredArrays(file, header.segmentBytes!, deferred),
+    deferred: new DeferredArrays(file, header.segmentBytes!, inflater, deferred),
   };
 }
 
+/** Where a version-2 payload's header stream lies, and the size it declares (checked against the payload). */
+function headerStreamV2(src: ByteSource, len: number, file: string): { jsonZ: number; jsonLen: number } {
+  if (len < 8) throw corrupt(file, "payload too short");
+  const lens = src.read(HEADER_BYTES, 8);
+  const lensView = new DataView(lens.buffer, lens.byteOffset, 8);
+  const jsonZ = lensView.getUint32(0, true);
+  const jsonLen = lensView.getUint32(4, true);
+  if (8 + jsonZ > len) throw corrupt(file, "payload too short for its header");
+  if (jsonLen > MAX_INFLATE_RATIO * jsonZ + 64)
+    throw corrupt(file, `declared header size ${jsonLen} is impossible for ${jsonZ} compressed bytes`);
+  return { jsonZ, jsonLen };
+}
+
+/** The checked JSON header of a version-2 payload and the file position of each array's stream. */
+function layoutV2(
+  src: ByteSource,
+  len: number,
+  file: string,
+  inflater: Inflater,
+): { header: PayloadHeader; starts: number[] } {
+  const { jsonZ, jsonLen } = headerStreamV2(src, len, file);
+  const json = inflateExactly(src.read(HEADER_BYTES + 8, jsonZ), jsonLen, file, inflater);
+  const header = parseHeader(json, 0, jsonLen, file, 2);
+  const starts: number[] = [];
+  let total = 8 + jsonZ;
+  for (const d of header.arrays) {
+    starts.push(HEADER_BYTES + total);
+    total += d.bytes!;
+  }
+  if (total !== len) throw corrupt(file, `its arrays need ${total} bytes but the payload has ${len}`);
+  return { header, starts };
+}
+
+/** The bytes an array's stream may inflate to: the array and one slack byte per segment, rounded up to 8. */
+function streamCap(d: ArrayEntry, segmentBytes: number): number {
+  const size = d.length * dtypeNamed(d.dtype).bytes;
+  return Math.ceil(Math.ceil(size / segmentBytes) / 8) * 8 + size;
+}
+
 /** Inflates a raw-deflate stream that must give exactly `size` bytes (never more are produced). */
-function inflateExactly(input: Uint8Array, size: number, file: string): Buffer {
-  let out: Buffer;
+function inflateExactly(input: Uint8Array, size: number, file: string, inflater: Inflater): Uint8Array {
+  let out: Uint8Array;
   try {
-    out = inflateRawSync(input, { maxOutputLength: Math.max(1, size), chunkSize: Math.max(64, size + 1) });
+    out = inflater.inflateRaw(input, size);
   } catch (e) {
     if (e instanceof RangeError) throw corrupt(file, `header inflates beyond its declared ${size} bytes`);
     throw corrupt(file, "cannot decompress its header");
@@ -514,17 +614,18 @@ function decodeArray(
   segmentBytes: number,
   scratch: Uint8Array,
   file: string,
+  inflater: Inflater,
 ): ModelArray {
   const t = dtypeNamed(d.dtype);
   const width = t.bytes;
   const what = `array ${d.name}`;
   const size = d.length * width;
   const segs = Math.ceil(size / segmentBytes);
-  const slack = Math.ceil(segs / 8) * 8;
-  const cap = slack + size;
-  let out: Buffer;
+  const cap = streamCap(d, segmentBytes);
+  const slack = cap - size;
+  let out: Uint8Array;
   try {
-    out = inflateRawSync(input, { maxOutputLength: Math.max(1, cap), chunkSize: Math.max(64, cap + 1) });
+    out = inflater.inflateRaw(input, cap);
   } catch (e) {
     if (e instanceof RangeError) throw corrupt(file, `${what} inflates beyond its size`);
     throw corrupt(file, `cannot decompress ${what}`);
@@ -669,7 +770,7 @@ function parseHeader(
 ): PayloadHeader {
   let h: unknown;
   try {
-    h = JSON.parse(Buffer.from(raw.buffer, raw.byteOffset + at, jsonLen).toString("utf8"));
+    h = JSON.parse(new TextDecoder().decode(raw.subarray(at, at + jsonLen)));
   } catch {
     throw corrupt(file, "bad JSON header");
   }
@@ -719,6 +820,7 @@ function inflatePayload(
   payload: Uint8Array,
   file: string,
 ): { raw: Buffer; header: PayloadHeader; jsonLen: number } {
+  const { gunzipSync, constants } = node().zlib;
   if (payload.length < 18) throw corrupt(file, "payload too short");
   const declared = new DataView(payload.buffer, payload.byteOffset, payload.byteLength).getUint32(
     payload.length - 4,
@@ -780,7 +882,7 @@ export function fromModelContent<T>(file: string, build: () => T): T {
 
 /** Writes a model file atomically (temp file + rename). */
 export function writeModelFile(path: string, model: ModelData): void {
-  writeFileAtomic(path, encodeModel(model));
+  node().files.writeFileAtomic(path, encodeModel(model));
 }
 
 /**
@@ -802,9 +904,9 @@ export function readModelFileDeferring(
   expectedKind?: string,
   defer?: (name: string) => boolean,
 ): { model: ModelData; deferred: DeferredArrays } {
-  const f = new PositionalFile(path, "model file");
+  const f = new (node().files.PositionalFile)(path, "model file");
   try {
-    return decodeFrom(f, path, expectedKind, defer);
+    return decodeFrom(f, path, expectedKind, nodeInflater(), defer);
   } finally {
     f.close();
   }
@@ -812,7 +914,9 @@ export function readModelFileDeferring(
 
 /** Whether `bytes` start like a vineparse model file (its magic bytes). */
 export function isModelFile(bytes: Uint8Array): boolean {
-  return bytes.length >= 8 && Buffer.from(bytes.buffer, bytes.byteOffset, 8).toString("latin1") === MAGIC;
+  if (bytes.length < 8) return false;
+  for (let i = 0; i < 8; i++) if (bytes[i] !== MAGIC.charCodeAt(i)) return false;
+  return true;
 }
 
 /** Stores a mostly-zero weight vector compactly: indices and values of its non-zero entries. */
@@ -939,4 +1043,77 @@ export function packInt16(q: QuantizedWeights): PackedWeights {
     last = i;
   }
   return { delta, value, scale: q.scale };
+}
+
+/**
+ * Decodes a model file's bytes where Node's zlib is not available (a browser, say), as `decodeModel`
+ * does, with the same checks and the same one-line errors (the wording of a damaged deflate stream's
+ * may differ): the checksum by a CRC-32 of our own, and each deflate stream inflated by the platform's
+ * `DecompressionStream`, one at a time, into the buffer its array is then expanded in.
+ */
+export async function decodeModelBytes(
+  bytes: Uint8Array,
+  file = "<model>",
+  expectedKind?: string,
+): Promise<ModelData> {
+  const src = bytesSource(bytes);
+  const inflated = new Map<number, Uint8Array | Error>();
+  const lookup: Inflater = {
+    crc32: jsCrc32,
+    inflateRaw: (input, max) => {
+      const r = inflated.get(input.byteOffset - bytes.byteOffset);
+      if (r === undefined) throw new Error("stream not inflated");
+      if (r instanceof Error) throw r;
+      if (r.length > max) throw new RangeError("stream inflates beyond its size");
+      return r;
+    },
+  };
+  const { version, len } = checkContainer(src, file, lookup);
+  // Version 1 (one gzip stream) is only reached on Node (`checkContainer` refuses it elsewhere).
+  if (version === 1) return decodeFrom(src, file, expectedKind, nodeInflater()).model;
+  const { jsonZ, jsonLen } = headerStreamV2(src, len, file);
+  const at = HEADER_BYTES + 8;
+  inflated.set(at, await inflateRawAsync(src.read(at, jsonZ), jsonLen));
+  const { header, starts } = layoutV2(src, len, file, lookup);
+  checkKind(header.kind, expectedKind, file);
+  for (let i = 0; i < header.arrays.length; i++) {
+    const d = header.arrays[i]!;
+    inflated.set(
+      starts[i]!,
+      await inflateRawAsync(src.read(starts[i]!, d.bytes!), streamCap(d, header.segmentBytes!)),
+    );
+  }
+  const { model } = decodeV2(src, len, file, expectedKind, lookup, () => false);
+  inflated.clear();
+  return model;
+}
+
+/**
+ * Inflates a raw deflate stream with `DecompressionStream` into a buffer of `max + 1` bytes (so that
+ * the array can be expanded where it lies): the bytes, a RangeError when the stream gives more than
+ * `max`, or the stream's error.
+ */
+async function inflateRawAsync(input: Uint8Array, max: number): Promise<Uint8Array | Error> {
+  const out = new Uint8Array(max + 1);
+  let n = 0;
+  try {
+    const ds = new DecompressionStream("deflate-raw");
+    const writer = ds.writable.getWriter();
+    writer.write(input as Uint8Array<ArrayBuffer>).catch(() => undefined);
+    writer.close().catch(() => undefined);
+    const reader = ds.readable.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (n + value.length > max) {
+        reader.cancel().catch(() => undefined);
+        return new RangeError("stream inflates beyond its size");
+      }
+      out.set(value, n);
+      n += value.length;
+    }
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+  return out.subarray(0, n);
 }

@@ -83,13 +83,13 @@ export function isTaggerArray(name: string): boolean {
 
 /**
  * A bundle's parser, built now, and its tagger, built when first asked for: from `m`, whose tagger
- * arrays may be left in `deferred` (see `readModelFileDeferring`). Until then only the tagger's
+ * arrays may be left in `deferred` (see `readModelFileDeferring`; null: none are). Until then only the tagger's
  * compressed arrays and its metadata are held, not its tables (about 11 MiB for the bundled English
  * model's, which parsing tagged CoNLL-U never reads). A damaged tagger is reported when it is built.
  */
 export function lazyBundleFromModelData(
   m: ModelData,
-  deferred: DeferredArrays,
+  deferred: DeferredArrays | null,
   path: string,
 ): { parser: DependencyParser; tagger: () => Tagger } {
   const parts = bundleParts(m, path);
@@ -108,7 +108,7 @@ export function lazyBundleFromModelData(
  */
 function taggerWhenAsked(
   stored: ModelData["arrays"],
-  deferred: DeferredArrays,
+  deferred: DeferredArrays | null,
   part: { kind: string; meta: unknown },
   path: string,
 ): () => Tagger {
@@ -116,7 +116,7 @@ function taggerWhenAsked(
   return () => {
     built ??= (() => {
       try {
-        const arrays = { ...stored, ...deferred.take() };
+        const arrays = { ...stored, ...deferred?.take() };
         const own = extract("tagger", { kind: BUNDLE_KIND, meta: {}, arrays }, part);
         return { tagger: fromModelContent(path, () => Tagger.fromModelData(own, path)) };
       } catch (error) {

@@ -3,9 +3,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
 import { readModelFileDeferring } from "../model/model-file.js";
-import { parserFromModel } from "../parser/load-parser.js";
-import { BUNDLE_KIND, isTaggerArray, lazyBundleFromModelData } from "./bundle.js";
-import { Pipeline } from "./pipeline.js";
+import { isTaggerArray } from "./bundle.js";
+import { pipelineFromModel } from "./from-model.js";
+import type { Pipeline } from "./pipeline.js";
 
 /** The package root (dist/src/pipeline → three levels up). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -35,10 +35,5 @@ export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
   }
   const lazy = opts.lazyTagger ?? true;
   const { model: m, deferred } = readModelFileDeferring(p, undefined, lazy ? isTaggerArray : undefined);
-  if (m.kind === BUNDLE_KIND) {
-    const b = lazyBundleFromModelData(m, deferred, p);
-    return new Pipeline(lazy ? b.tagger : b.tagger(), b.parser);
-  }
-  if (m.kind === "parser") return new Pipeline(null, parserFromModel(m, p));
-  throw new VineparseError("model-kind", `expected a parser or pipeline model, found a ${m.kind} model`, p);
+  return pipelineFromModel(m, p, deferred, lazy);
 }

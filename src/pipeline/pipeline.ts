@@ -5,7 +5,7 @@ import { Vocabularies } from "../corpus/vocab.js";
 import { type BlockTimes, blockTimes, parseBlock } from "../parser/pruned-parse.js";
 import type { DependencyParser, ParseResult } from "../parser/types.js";
 import type { PruningCascade } from "../prune/cascade.js";
-import type { ArcMask } from "../mask/arc-mask.js";
+import { ArcMask } from "../mask/arc-mask.js";
 import type { Tagger } from "../tagger/tagger.js";
 import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
@@ -25,6 +25,18 @@ export interface AnnotatedSentence {
   fallback: boolean;
   /** From raw text only: [start, end) offsets of each word in the input text, flattened. */
   spans?: number[];
+}
+
+/** The arcs of a sentence still allowed after one stage of pruning (see `Pipeline.pruningStages`). */
+export interface PruningStage {
+  /** "all arcs" for the first stage, else the pass's kind ("joint", "maxmarginal", …). */
+  name: string;
+  /** The pass's own description (`ArcPruner.describe`, first line; empty for "all arcs"). */
+  description: string;
+  /** (n + 1)² cells: bits[h · (n + 1) + m] = 1 while arc h→m is allowed. */
+  bits: Uint8Array;
+  /** Arcs allowed (of n² candidates). */
+  kept: number;
 }
 
 /** Options of `Pipeline.parseText`. */
@@ -148,6 +160,29 @@ export class Pipeline {
       yield a;
     }
     cs.length = 0;
+  }
+
+  /**
+   * What the pipeline's cascade does to an annotated sentence (one this pipeline made): the arcs
+   * allowed before any pass ("all arcs"), then after each pass, from the sentence's words and tags as
+   * annotated. The parse of `a` is the best tree under the last stage's arcs (or a fallback tree when
+   * they admit none; see `AnnotatedSentence.fallback`).
+   */
+  pruningStages(a: AnnotatedSentence): PruningStage[] {
+    const s = sentenceFromWords(a.forms.slice(1), a.upos.slice(1), a.xpos.slice(1), this.vocab);
+    const stage = (name: string, description: string, mask: ArcMask): PruningStage => {
+      let kept = 0;
+      for (const b of mask.bits) kept += b;
+      return { name, description, bits: mask.bits.slice(), kept };
+    };
+    const mask = ArcMask.full(s.n);
+    const stages = [stage("all arcs", "", mask)];
+    const passes = this.cascade.passes;
+    this.cascade.prune(s, this.vocab, mask, undefined, (i, m) => {
+      const p = passes[i]!;
+      stages.push(stage(p.kind, p.describe().split("\n")[0]!, m));
+    });
+    return stages;
   }
 
   /** Splits, tokenizes, tags and parses raw text. */
