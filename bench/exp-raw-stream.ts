@@ -13,7 +13,7 @@ import { type BenchContext, type Experiment, repoRoot } from "./lib.js";
 const MB = 1_000_000;
 
 /** The treebank's sentence texts, paragraphs (# newpar / # newdoc) separated by blank lines, or one sentence per line. */
-function treebankText(conllu: string, paragraphs: boolean): string {
+export function treebankText(conllu: string, paragraphs: boolean): string {
   const paras: string[][] = [[]];
   for (const line of conllu.split("\n")) {
     if (line.startsWith("# newdoc") || line.startsWith("# newpar")) {
