@@ -3,17 +3,15 @@
 // dev's sentence texts by default) several times, in headless Chromium; then a Node process runs the
 // same code (bench/browser-run.ts) on the same files. Rounds alternate browser, Node, browser, …;
 // both must give the same parse (a digest of every head and relation).
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseCommandArgs } from "../src/cli/args.js";
 import { DEFAULT_MODEL } from "../src/pipeline/default-model.js";
-import { resolveStatic } from "../src/view/server.js";
 import type { BrowserRun } from "./browser-run.js";
+import { CHROMIUM, startPageServer } from "./chromium-harness.js";
 import { treebankText } from "./exp-raw-stream.js";
 import { BenchAbort, type BenchContext, type Experiment, median, pairedRatioNote, repoRoot } from "./lib.js";
 
@@ -36,81 +34,6 @@ try {
 </script>`;
 }
 
-/** A server for the page, the compiled modules, the model and the text; results arrive by POST. */
-async function benchServer(
-  model: string,
-  text: string,
-  reps: number,
-): Promise<{ url: string; next(): Promise<BrowserRun & { error?: string }>; close(): Promise<void> }> {
-  let waiting: ((r: BrowserRun & { error?: string }) => void) | null = null;
-  const send = (res: ServerResponse, status: number, type: string, body: string | Buffer): void => {
-    res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
-    res.end(body);
-  };
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    if (req.method === "POST" && path === "/result") {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString("utf8")));
-      req.on("end", () => {
-        send(res, 200, "text/plain", "ok");
-        waiting?.(JSON.parse(body) as BrowserRun);
-        waiting = null;
-      });
-      return;
-    }
-    if (path === "/bench.html") return send(res, 200, "text/html; charset=utf-8", page(reps));
-    if (path === "/model") return send(res, 200, "application/octet-stream", readFileSync(model));
-    if (path === "/text") return send(res, 200, "text/plain; charset=utf-8", readFileSync(text));
-    // The page's modules: dist/src (as the view serves them) and the one bench module it imports.
-    const file =
-      path === "/dist/bench/browser-run.js"
-        ? join(repoRoot, "dist", "bench", "browser-run.js")
-        : resolveStatic(repoRoot, path);
-    if (file === null || !existsSync(file)) return send(res, 404, "text/plain", "not found");
-    send(res, 200, "text/javascript; charset=utf-8", readFileSync(file));
-  });
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}/bench.html`,
-    next: () => new Promise((ok) => (waiting = ok)),
-    close: () =>
-      new Promise((ok) => {
-        server.closeAllConnections();
-        server.close(() => ok());
-      }),
-  };
-}
-
-/** Headless Chromium on `url`, in a fresh profile; killed (its whole process group) by the caller. */
-function launchChromium(chromium: string, url: string, profile: string): ChildProcess {
-  return spawn(
-    chromium,
-    [
-      "--headless=new",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-extensions",
-      `--user-data-dir=${profile}`,
-      url,
-    ],
-    { stdio: "ignore", detached: true },
-  );
-}
-
-/** Stops a detached process and everything it started. */
-function killGroup(p: ChildProcess): void {
-  try {
-    process.kill(-p.pid!, "SIGKILL");
-  } catch {
-    // already gone
-  }
-}
-
 /** Milliseconds of the parses after the first (which warms the JIT up), as one figure: their median. */
 function warmParse(r: BrowserRun): number {
   return median(r.parseMs.length > 1 ? r.parseMs.slice(1) : r.parseMs);
@@ -131,7 +54,7 @@ export const experiment: Experiment = {
     const rounds = Number(values.rounds ?? 5);
     const reps = Number(values.reps ?? 4);
     const timeoutMs = Number(values.timeout ?? 300) * 1000;
-    const chromium = values.chromium ?? "/usr/bin/chromium";
+    const chromium = values.chromium ?? CHROMIUM;
     if (!existsSync(chromium))
       throw new BenchAbort(`no Chromium at ${chromium} (apt-get install chromium, or --chromium PATH)`);
     if (!(rounds >= 1 && reps >= 2)) throw new BenchAbort("--rounds must be ≥ 1 and --reps ≥ 2");
@@ -143,29 +66,25 @@ export const experiment: Experiment = {
         writeFileSync(text, treebankText(readFileSync(ctx.treebank("en_ewt", "dev"), "utf8"), true));
       }
       const chars = (await readFile(text, "utf8")).length;
-      const server = await benchServer(model, text, reps);
+      const server = await startPageServer(
+        {
+          "/bench.html": () => page(reps),
+          "/model": () => readFileSync(model),
+          "/text": () => readFileSync(text),
+        },
+        chromium,
+      );
       const node = join(repoRoot, "dist", "bench", "browser-node.js");
       const browserRuns: BrowserRun[] = [];
       const nodeRuns: BrowserRun[] = [];
       let agent = "";
       try {
         for (let r = 0; r < rounds; r++) {
-          const profile = join(tmp, `profile-${r}`);
-          const result = server.next();
-          const chrome = launchChromium(chromium, server.url, profile);
-          let timer: NodeJS.Timeout | undefined;
-          const timeout = new Promise<never>((_, fail) => {
-            timer = setTimeout(
-              () => fail(new BenchAbort(`Chromium gave no result in ${timeoutMs / 1000} s`)),
-              timeoutMs,
-            );
-          });
           let b: BrowserRun & { error?: string; userAgent?: string };
           try {
-            b = await Promise.race([result, timeout]);
-          } finally {
-            clearTimeout(timer);
-            killGroup(chrome);
+            b = (await server.run("/bench.html", timeoutMs)) as typeof b;
+          } catch (e) {
+            throw new BenchAbort((e as Error).message);
           }
           if (b.error !== undefined) throw new BenchAbort(`the page failed: ${b.error}`);
           agent = b.userAgent ?? agent;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -17,6 +17,7 @@ import { TopKPruner } from "../src/prune/top-k.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { Tagger } from "../src/tagger/tagger.js";
 import { startViewServer } from "../src/view/server.js";
+import { startPageServer } from "../bench/chromium-harness.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -166,6 +167,49 @@ test("an error in the page is one line, and the state says so", { skip, timeout:
     assert.match(line, /^Error: .*no tagger/);
     assert.doesNotMatch(line, /\n/);
     assert.match(dom, /this model cannot parse raw text/);
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** A page that parses a text in a module Web Worker with the browser entry and posts the result. */
+const WORKER_PAGE = `<!doctype html><meta charset="utf-8"><title>worker</title>
+<script type="module">
+const worker = new Worker("/worker.js", { type: "module" });
+worker.onmessage = (e) => fetch("/result", { method: "POST", body: JSON.stringify(e.data) });
+worker.onerror = (e) => fetch("/result", { method: "POST", body: JSON.stringify({ error: e.message }) });
+worker.postMessage(${JSON.stringify(TEXT)});
+</script>`;
+const WORKER_JS = `import { loadPipelineFromBytes, toJson } from "/dist/src/browser.js";
+const pipeline = fetch("/model")
+  .then((r) => r.arrayBuffer())
+  .then((b) => loadPipelineFromBytes(new Uint8Array(b), "model"));
+self.onmessage = async (e) => {
+  try {
+    self.postMessage({ inWorker: typeof document === "undefined", sentences: (await pipeline).parseText(e.data).map(toJson) });
+  } catch (err) {
+    self.postMessage({ error: String(err) });
+  }
+};`;
+
+test("the browser entry parses in a module Web Worker as in Node", { skip, timeout: 180000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), "vp-view-worker-"));
+  const model = toyCascadeBundle(dir);
+  const server = await startPageServer({
+    "/worker.html": () => WORKER_PAGE,
+    "/worker.js": () => WORKER_JS,
+    "/model": () => readFileSync(model),
+  });
+  try {
+    const got = (await server.run("/worker.html", 120_000)) as {
+      inWorker?: boolean;
+      sentences?: unknown;
+      error?: string;
+    };
+    assert.equal(got.error, undefined);
+    assert.equal(got.inWorker, true);
+    assert.deepEqual(got.sentences, loadPipeline(model).parseText(TEXT).map(toJson));
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
