@@ -263,23 +263,29 @@ function implodeV2(e: V2Parts, keepBytes = false): Uint8Array {
   return out;
 }
 
+/** A small version-2 model for the damage tests: a zero-heavy (masked) array and a plain one. */
+const SMALL_V2 = {
+  kind: "t",
+  meta: {},
+  arrays: { a: new Int16Array(40).map((_, i) => (i % 5 === 0 ? i : 0)), b: new Int32Array([1, 2, 3]) },
+};
+
+/** Ways to damage `SMALL_V2`'s parts that its checksum (recomputed by `implodeV2`) does not catch. */
+const V2_DAMAGES: [string, (e: V2Parts) => void][] = [
+  ["bad segment mode", (e) => (e.streams[0]![0] = 7)],
+  ["bitmap promises more elements than stored", (e) => (e.streams[0]![1] = 0xff)],
+  ["bitmap marks an element with no stored value", (e) => (e.streams[0]![5] |= 0x80)],
+  ["stream one byte short", (e) => (e.streams[1] = e.streams[1]!.subarray(0, e.streams[1]!.length - 1))],
+  ["stream one byte long", (e) => (e.streams[1] = Buffer.concat([e.streams[1]!, Buffer.alloc(1)]))],
+  ["array longer than its stream", (e) => (e.header.arrays[1]!.length = 4)],
+  ["bad segment size", (e) => (e.header.segmentBytes = 1000)],
+];
+
 test("version 2: damaged segments and directories with a valid checksum fail with one 'corrupted' line", () => {
-  const m = {
-    kind: "t",
-    meta: {},
-    arrays: { a: new Int16Array(40).map((_, i) => (i % 5 === 0 ? i : 0)), b: new Int32Array([1, 2, 3]) },
-  };
+  const m = SMALL_V2;
   const good = encodeModel(m);
   assert.deepEqual([...decodeModel(implodeV2(explodeV2(good))).arrays.a!], [...m.arrays.a]);
-  const cases: [string, (e: V2Parts) => void][] = [
-    ["bad segment mode", (e) => (e.streams[0]![0] = 7)],
-    ["bitmap promises more elements than stored", (e) => (e.streams[0]![1] = 0xff)],
-    ["bitmap marks an element with no stored value", (e) => (e.streams[0]![5] |= 0x80)],
-    ["stream one byte short", (e) => (e.streams[1] = e.streams[1]!.subarray(0, e.streams[1]!.length - 1))],
-    ["stream one byte long", (e) => (e.streams[1] = Buffer.concat([e.streams[1]!, Buffer.alloc(1)]))],
-    ["array longer than its stream", (e) => (e.header.arrays[1]!.length = 4)],
-    ["bad segment size", (e) => (e.header.segmentBytes = 1000)],
-  ];
+  const cases = V2_DAMAGES;
   for (const [what, damage] of cases) {
     const e = explodeV2(good);
     damage(e);
@@ -368,21 +374,8 @@ test("decodeModelBytes (DecompressionStream, no zlib) gives decodeModel's models
     ["kind", bytes, "parser"],
   ];
   // Damage under a valid checksum, as in the version-2 test above, and a stream that is not deflate.
-  const m = {
-    kind: "t",
-    meta: {},
-    arrays: { a: new Int16Array(40).map((_, i) => (i % 5 === 0 ? i : 0)), b: new Int32Array([1, 2, 3]) },
-  };
-  const good = encodeModel(m);
-  const damages: [string, (e: V2Parts) => void][] = [
-    ["bad segment mode", (e) => (e.streams[0]![0] = 7)],
-    ["bitmap promises more elements than stored", (e) => (e.streams[0]![1] = 0xff)],
-    ["stream one byte short", (e) => (e.streams[1] = e.streams[1]!.subarray(0, e.streams[1]!.length - 1))],
-    ["stream one byte long", (e) => (e.streams[1] = Buffer.concat([e.streams[1]!, Buffer.alloc(1)]))],
-    ["array longer than its stream", (e) => (e.header.arrays[1]!.length = 4)],
-    ["bad segment size", (e) => (e.header.segmentBytes = 1000)],
-  ];
-  for (const [what, damage] of damages) {
+  const good = encodeModel(SMALL_V2);
+  for (const [what, damage] of V2_DAMAGES) {
     const e = explodeV2(good);
     damage(e);
     files.push([what, implodeV2(e)]);

@@ -7,6 +7,7 @@ import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { VineparseError } from "../src/errors.js";
+import type { Parser } from "../src/parser/parser.js";
 import { trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
@@ -75,13 +76,9 @@ export interface ToyModels {
   cleanup(): void;
 }
 
-/** Trains a tiny tagger and parser (well under a second) and writes them as a bundle and a parser model. */
-export function toyModels(): ToyModels {
-  const dir = mkdtempSync(join(tmpdir(), "vp-toy-"));
-  const text = toyTreebank(120, 7);
-  const train = join(dir, "train.conllu");
-  writeFileSync(train, text);
-  const read = [...parseConllu(text)];
+/** A tiny tagger and first-order parser trained on a CoNLL-U text (2 epochs each; well under a second on a toy treebank). */
+export function trainToyPair(conllu: string): { tagger: Tagger; parser: Parser } {
+  const read = [...parseConllu(conllu)];
   const vocab = new Vocabularies();
   const tagger = Tagger.train(
     read.map((r) => taggedSentence(r.sentence)),
@@ -92,6 +89,16 @@ export function toyModels(): ToyModels {
     vocab,
     { epochs: 2, bits: 16, labelBits: 10 },
   );
+  return { tagger, parser };
+}
+
+/** Trains a tiny tagger and parser (well under a second) and writes them as a bundle and a parser model. */
+export function toyModels(): ToyModels {
+  const dir = mkdtempSync(join(tmpdir(), "vp-toy-"));
+  const text = toyTreebank(120, 7);
+  const train = join(dir, "train.conllu");
+  writeFileSync(train, text);
+  const { tagger, parser } = trainToyPair(text);
   const bundle = join(dir, "toy.vpm");
   writeBundle(bundle, { tagger, parser, info: { treebank: "toy" } });
   const parserPath = join(dir, "parser.model");

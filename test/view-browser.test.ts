@@ -14,10 +14,9 @@ import { toJson } from "../src/pipeline/pipeline.js";
 import { PruningCascade } from "../src/prune/cascade.js";
 import { LenVinePruner } from "../src/prune/len-vine.js";
 import { TopKPruner } from "../src/prune/top-k.js";
-import { taggedSentence } from "../src/tagger/tagged-sentence.js";
-import { Tagger } from "../src/tagger/tagger.js";
 import { startViewServer } from "../src/view/server.js";
 import { startPageServer } from "../bench/chromium-harness.js";
+import { trainToyPair } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -33,17 +32,7 @@ const TEXT = `the old dog & the cat slept in the house . a man saw "the red car"
  * length vine, then first-order top-k), so that the page runs tagging, pruning and parsing.
  */
 function toyCascadeBundle(dir: string): string {
-  const read = [...parseConllu(toyTreebank(150, 5))];
-  const vocab = new Vocabularies();
-  const tagger = Tagger.train(
-    read.map((r) => taggedSentence(r.sentence)),
-    { epochs: 2 },
-  );
-  const { parser } = trainParser(
-    read.map((r) => toSentence(r, vocab)),
-    vocab,
-    { epochs: 2, bits: 16, labelBits: 10 },
-  );
+  const { tagger, parser } = trainToyPair(toyTreebank(150, 5));
   parser.cascade = new PruningCascade([new LenVinePruner(4), new TopKPruner(parser.quantizedArcWeights, 2)]);
   const path = join(dir, "toy-cascade.vpm");
   writeBundle(path, { tagger, parser, info: { treebank: "toy" } });
