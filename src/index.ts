@@ -114,6 +114,13 @@ export { Parser, type ParserConfig } from "./parser/parser.js";
 export { type BlockTimes, blockTimes, PARSE_BLOCK, parseBlock, parsePruned } from "./parser/pruned-parse.js";
 export { type EpochReport, evaluateParser, type TrainOptions, trainParser } from "./parser/train.js";
 export type { DependencyParser, ParseResult } from "./parser/types.js";
+export { TRANSITION_KIND, type TransitionConfig, TransitionParser } from "./transition/parser.js";
+export {
+  type TransitionEpochReport,
+  type TransitionTrainOptions,
+  type TransitionTrainResult,
+  trainTransitionParser,
+} from "./transition/train.js";
 export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
 export { loadPipelineFromBytes } from "./browser.js";
 export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";

@@ -23,6 +23,8 @@ import {
   trainVineCascade,
   type VineCascadeResult,
 } from "../prune/train-spc.js";
+import { MAX_TRANSITION_BITS } from "../transition/parser.js";
+import { trainTransitionParser } from "../transition/train.js";
 import { checkWritable } from "../util/atomic-write.js";
 import { choiceOption, numberOption, parseCommandArgs, requireOption, UsageError } from "./args.js";
 import type { Command } from "./command.js";
@@ -54,7 +56,16 @@ loses at most --cascade-loss of the dev gold arcs; the final model trains on the
 --prune FILTER[,FILTER…],vine puts arc filters in front: the cascade's passes train on what the
 filters leave, and with --vine-pass no the filters take the vine pass's place.
 
+--parser transition trains a greedy transition-based parser instead (arc-standard, labelled
+transitions, an averaged perceptron over Zhang & Nivre 2011-style features; non-projective training
+trees are projectivized by lifting, or left out with --nonprojective skip): the project's baseline.
+It takes --train, --dev, --out, --epochs, --seed, --bits (log2 of the weight rows, default 18),
+--skip-invalid and --quiet; a model of it parses with 'vineparse parse --model' as any other.
+
 options:
+  --parser graph|transition  graph-based (default) or transition-based parser
+  --nonprojective lift|skip  --parser transition: non-projective training trees are projectivized
+                      (default) or skipped
   --train FILE        training treebank (CoNLL-U)
   --dev FILE          development treebank for per-epoch evaluation and model selection
   --out FILE          where to write the model (written atomically)
@@ -104,7 +115,8 @@ options:
   --epochs N          passes over the training data (default 10)
   --C X               MIRA step cap (default 0.1)
   --seed N            shuffling seed (default 1)
-  --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 24 for order 3)
+  --bits N            log2 of the hashed weight table (default 23 for orders 1 and 2, 24 for order 3;
+                      --parser transition: of its rows, one weight per transition each, default 18)
   --part-bits N|all   orders 2/3: log2 of the region at the start of that table which the sibling,
                       grandparent and grand-sibling features hash into (default all: the whole table)
   --skip-invalid      skip malformed sentences with a warning instead of stopping
@@ -115,13 +127,15 @@ options:
 /** `vineparse train`: trains a parser model. */
 export const command: Command = {
   summary:
-    "train a parser (order 1: Eisner or MST; orders 2/3: pruned sibling / grand-sibling) on a CoNLL-U treebank",
+    "train a parser (order 1: Eisner or MST; orders 2/3: pruned sibling / grand-sibling; or transition-based) on a CoNLL-U treebank",
   usage,
   async run(args) {
     const { values } = parseCommandArgs("train", args, {
       train: { type: "string" },
       dev: { type: "string" },
       out: { type: "string" },
+      parser: { type: "string" },
+      nonprojective: { type: "string" },
       order: { type: "string" },
       decoder: { type: "string" },
       algorithm: { type: "string" },
@@ -156,6 +170,10 @@ export const command: Command = {
     const trainPath = requireOption("train", "train", values.train);
     const out = requireOption("train", "out", values.out);
     checkWritable(out);
+    const kind = choiceOption("train", "parser", values.parser, ["graph", "transition"] as const, "graph");
+    if (kind === "transition") return trainTransition(values, trainPath, out);
+    if (values.nonprojective !== undefined)
+      throw new UsageError("train: --nonprojective goes with --parser transition");
     const order = numberOption("train", "order", values.order, 1, { integer: true, min: 1, max: 3 });
     // The value of option `name`, one of `choices` (`fallback` when absent).
     const choice = <C extends string>(name: string, choices: readonly C[], fallback: C): C =>
@@ -450,6 +468,82 @@ export const command: Command = {
     return 0;
   },
 };
+
+/** The options `--parser transition` takes (any other is refused rather than ignored). */
+const TRANSITION_OPTIONS = new Set([
+  "train",
+  "dev",
+  "out",
+  "parser",
+  "nonprojective",
+  "epochs",
+  "seed",
+  "bits",
+  "skip-invalid",
+  "quiet",
+]);
+
+/** `vineparse train --parser transition`: a greedy arc-standard parser (src/transition). */
+function trainTransition(
+  values: Record<string, string | boolean | undefined>,
+  trainPath: string,
+  out: string,
+): number {
+  for (const [k, v] of Object.entries(values))
+    if (v !== undefined && !TRANSITION_OPTIONS.has(k))
+      throw new UsageError(`train: --${k} does not go with --parser transition`);
+  const str = (k: string) => values[k] as string | undefined;
+  const epochs = numberOption("train", "epochs", str("epochs"), 10, { integer: true, min: 1 });
+  const seed = numberOption("train", "seed", str("seed"), 1, { integer: true });
+  const bits = numberOption("train", "bits", str("bits"), 18, {
+    integer: true,
+    min: 10,
+    max: MAX_TRANSITION_BITS,
+  });
+  const nonProjective = choiceOption(
+    "train",
+    "nonprojective",
+    str("nonprojective"),
+    ["lift", "skip"] as const,
+    "lift",
+  );
+  const quiet = values.quiet === true;
+  const log = (s: string) => {
+    if (!quiet) process.stderr.write(s + "\n");
+  };
+  const readOpts = {
+    onInvalid: values["skip-invalid"] === true ? ("skip" as const) : ("abort" as const),
+    onWarning: (e: Error) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
+  };
+  const vocab = new Vocabularies();
+  const train = loadCorpus(trainPath, vocab, readOpts).sentences;
+  checkParserTrainingData(train, vocab, trainPath);
+  const devPath = str("dev");
+  const dev = devPath === undefined ? undefined : loadCorpus(devPath, vocab, readOpts).sentences;
+  log(
+    `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; transition-based (arc-standard, greedy, averaged perceptron); non-projective trees: ${nonProjective}`,
+  );
+  const t0 = Date.now();
+  const r = trainTransitionParser(train, vocab, {
+    epochs,
+    seed,
+    bits,
+    nonProjective,
+    ...(dev === undefined ? {} : { dev }),
+    onEpoch: (e) =>
+      log(
+        `epoch ${e.epoch}/${epochs}  ${e.seconds.toFixed(1)} s  ${Math.round(e.sentencesPerSecond)} sent/s  train transitions ${round(e.trainAccuracy)}%${e.dev === null ? "" : `  dev UAS ${round(e.dev.uasNoPunct)} LAS ${round(e.dev.lasNoPunct)}`}`,
+      ),
+  });
+  log(
+    `${r.nonProjectiveSentences} non-projective training trees ${nonProjective === "lift" ? `projectivized (${r.liftedArcs} arcs lifted)` : "skipped"}`,
+  );
+  r.parser.save(out);
+  log(
+    `kept epoch ${r.bestEpoch}; trained in ${((Date.now() - t0) / 1000).toFixed(1)} s; model written to ${out}`,
+  );
+  return 0;
+}
 
 /** One line per cascade pass: α and the gold arcs it lost on train and dev. */
 function cascadeSummary(passes: readonly CascadePassReport[]): string {

@@ -19,7 +19,7 @@ export function pipelineFromModel(
     const b = lazyBundleFromModelData(m, deferred, file);
     return new Pipeline(lazyTagger ? b.tagger : b.tagger(), b.parser);
   }
-  if (m.kind === "parser") return new Pipeline(null, parserFromModel(m, file));
+  if (m.kind === "parser" || m.kind === "transition") return new Pipeline(null, parserFromModel(m, file));
   throw new VineparseError(
     "model-kind",
     `expected a parser or pipeline model, found a ${m.kind} model`,
