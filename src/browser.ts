@@ -3,8 +3,11 @@
 // too; they also have the file-based API of the main entry.
 
 import { decodeModelBytes } from "./model/model-file.js";
+import { hasLabelKernel } from "./parser/label-kernel.js";
 import { pipelineFromModel } from "./pipeline/from-model.js";
 import type { Pipeline } from "./pipeline/pipeline.js";
+import { hasArcKernel } from "./prune/arc-mlp-kernel.js";
+import { hasSimdKernel } from "./prune/token-score-kernel.js";
 
 export type { ConlluSentence } from "./conllu/types.js";
 export { VineparseError } from "./errors.js";
@@ -31,4 +34,14 @@ export {
  */
 export async function loadPipelineFromBytes(bytes: Uint8Array, name = "<model>"): Promise<Pipeline> {
   return pipelineFromModel(await decodeModelBytes(bytes, name), name);
+}
+
+/**
+ * Which of the three WebAssembly SIMD kernels this runtime runs: the token-role filters' weight sums,
+ * the quadratic filter's arc network and the labeller's rows. Where one is missing (no WebAssembly,
+ * no SIMD, or a page whose Content-Security-Policy forbids compiling it: it needs
+ * 'wasm-unsafe-eval'), its JavaScript fallback gives the same results, more slowly.
+ */
+export function wasmKernels(): { tokenScores: boolean; arcNetwork: boolean; labels: boolean } {
+  return { tokenScores: hasSimdKernel(), arcNetwork: hasArcKernel(), labels: hasLabelKernel() };
 }

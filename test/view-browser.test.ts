@@ -129,6 +129,8 @@ test(
       const words = expected.reduce((k, s) => k + s.words.length, 0);
       assert.equal(dom.match(/<g class="arc[ "]/g)?.length, words);
       assert.match(dom, /<p id="status">Model loaded/);
+      // The page's Content-Security-Policy lets it compile the WebAssembly kernels.
+      assert.match(dom, /WebAssembly SIMD kernels: on\./);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -170,13 +172,17 @@ worker.onmessage = (e) => fetch("/result", { method: "POST", body: JSON.stringif
 worker.onerror = (e) => fetch("/result", { method: "POST", body: JSON.stringify({ error: e.message }) });
 worker.postMessage(${JSON.stringify(TEXT)});
 </script>`;
-const WORKER_JS = `import { loadPipelineFromBytes, toJson } from "/dist/src/browser.js";
+const WORKER_JS = `import { loadPipelineFromBytes, toJson, wasmKernels } from "/dist/src/browser.js";
 const pipeline = fetch("/model")
   .then((r) => r.arrayBuffer())
   .then((b) => loadPipelineFromBytes(new Uint8Array(b), "model"));
 self.onmessage = async (e) => {
   try {
-    self.postMessage({ inWorker: typeof document === "undefined", sentences: (await pipeline).parseText(e.data).map(toJson) });
+    self.postMessage({
+      inWorker: typeof document === "undefined",
+      kernels: wasmKernels(),
+      sentences: (await pipeline).parseText(e.data).map(toJson),
+    });
   } catch (err) {
     self.postMessage({ error: String(err) });
   }
@@ -192,12 +198,14 @@ test("the browser entry parses in a module Web Worker as in Node", { skip, timeo
   });
   try {
     const got = (await server.run("/worker.html", 120_000)) as {
+      kernels?: unknown;
       inWorker?: boolean;
       sentences?: unknown;
       error?: string;
     };
     assert.equal(got.error, undefined);
     assert.equal(got.inWorker, true);
+    assert.deepEqual(got.kernels, { tokenScores: true, arcNetwork: true, labels: true });
     assert.deepEqual(got.sentences, loadPipeline(model).parseText(TEXT).map(toJson));
   } finally {
     await server.close();

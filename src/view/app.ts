@@ -14,6 +14,7 @@ import {
   loadPipelineFromBytes,
   toConllu,
   toJson,
+  wasmKernels,
 } from "../browser.js";
 import { arcDiagramSvg, escapeXml, pruningGridSvg } from "./render.js";
 
@@ -121,7 +122,8 @@ async function main(): Promise<void> {
   const pipeline = await loadPipelineFromBytes(bytes, "model");
   status.textContent =
     `Model loaded: ${(bytes.length / 1048576).toFixed(1)} MiB fetched in ${fetched} ms, ` +
-    `decoded in ${ms(t1)} ms${pipeline.hasTagger ? "" : " (no tagger: this model cannot parse raw text)"}.`;
+    `decoded in ${ms(t1)} ms${pipeline.hasTagger ? "" : " (no tagger: this model cannot parse raw text)"}; ` +
+    `WebAssembly SIMD kernels: ${Object.values(wasmKernels()).every((on) => on) ? "on" : "off (JavaScript fallbacks)"}.`;
   setState("ready");
   const form = byId<HTMLFormElement>("parse-form");
   const input = byId<HTMLTextAreaElement>("text");
