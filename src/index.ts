@@ -339,3 +339,17 @@ export {
   type VineCascadeOptions,
   type VineCascadeResult,
 } from "./prune/train-spc.js";
+export { applyRule, type EditRule, parseRuleKey, ruleFor, ruleKey, RuleSet } from "./morph/edit-rule.js";
+export {
+  formatMorph,
+  MORPH_KIND,
+  MORPH_VERSION,
+  type MorphAccuracy,
+  morphAccuracy,
+  type MorphInput,
+  MorphModel,
+  type MorphResult,
+  type MorphSentence,
+  morphSentence,
+  type MorphTrainOptions,
+} from "./morph/morph-model.js";

@@ -1,0 +1,113 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, test } from "node:test";
+import { parseConllu } from "../src/conllu/read.js";
+import { VineparseError } from "../src/errors.js";
+import { applyRule } from "../src/morph/edit-rule.js";
+import { MorphModel, morphAccuracy, morphSentence, type MorphSentence } from "../src/morph/morph-model.js";
+import { morphToy } from "./morph-toy.js";
+
+const tmp = mkdtempSync(join(tmpdir(), "vineparse-morph-"));
+after(() => rmSync(tmp, { recursive: true, force: true }));
+
+const read = (text: string): MorphSentence[] =>
+  [...parseConllu(text, "toy")].map((r) => morphSentence(r.sentence));
+const train = read(morphToy(300, 1));
+const heldOut = read(morphToy(200, 2, true));
+const model = MorphModel.train(train, { epochs: 6, bits: 16 });
+
+function baseline(data: MorphSentence[]): number {
+  let ok = 0;
+  let n = 0;
+  for (const s of data)
+    for (let i = 0; i < s.words.length; i++, n++) if (s.words[i]!.toLowerCase() === s.lemmas[i]) ok++;
+  return (100 * ok) / n;
+}
+
+test("training on the toy treebank: near-perfect on it, and on held-out words far above lowercasing", () => {
+  const onTrain = morphAccuracy(model, train);
+  assert.ok(onTrain.lemma > 99.5, `train lemma ${onTrain.lemma}`);
+  assert.ok(onTrain.ufeats > 99, `train UFeats ${onTrain.ufeats}`);
+  const held = morphAccuracy(model, heldOut);
+  assert.ok(held.unseen.words > 50);
+  const base = baseline(heldOut);
+  assert.ok(held.lemma > 90 && held.lemma > base + 20, `held-out lemma ${held.lemma} vs baseline ${base}`);
+  assert.ok(held.unseen.lemma > 80, `unseen lemma ${held.unseen.lemma}`);
+  assert.ok(held.ufeats > 95, `held-out UFeats ${held.ufeats}`);
+});
+
+test("the chosen lemma rule always applies, and lemmas are never empty", () => {
+  const odd = ["", "x", "ЁЖ", "1990s", "İstanbul", "--", "字字", "walkies"];
+  for (const s of [...heldOut, { words: odd, upos: odd.map(() => "NOUN"), xpos: odd.map(() => "NN") }]) {
+    for (let i = 0; i < s.words.length; i++) {
+      const l = model.lemma(s, i);
+      assert.ok(l.length > 0);
+      if (s.words[i]!.length > 0)
+        assert.ok(
+          model.rules.rules.some((r) => applyRule(r, s.words[i]!) === l),
+          `${s.words[i]} → ${l}`,
+        );
+    }
+  }
+});
+
+test("FEATS come from the bundles seen with the word's UPOS (all of them for an unseen UPOS)", () => {
+  for (const s of heldOut) {
+    const p = model.predict(s);
+    for (let i = 0; i < s.words.length; i++) {
+      const ids = model.uposBundles.get(s.upos[i]!)!;
+      assert.ok([...ids].some((b) => model.bundles[b] === p.feats[i]));
+    }
+  }
+  const x = { words: ["zzz"], upos: ["INTJ"], xpos: ["UH"] };
+  assert.ok(model.bundles.includes(model.predict(x).feats[0]!));
+});
+
+test("save → load gives identical predictions", () => {
+  const path = join(tmp, "m.vpm");
+  model.save(path);
+  const back = MorphModel.load(path);
+  for (const s of [...train.slice(0, 50), ...heldOut]) assert.deepEqual(back.predict(s), model.predict(s));
+});
+
+test("the best epoch on dev is kept, and training is deterministic", () => {
+  const a = MorphModel.train(train, { epochs: 3, bits: 14, dev: heldOut });
+  const b = MorphModel.train(train, { epochs: 3, bits: 14, dev: heldOut });
+  for (const s of heldOut) assert.deepEqual(a.predict(s), b.predict(s));
+});
+
+test("damaged or foreign model files fail with one line naming the file", () => {
+  const path = join(tmp, "m2.vpm");
+  model.save(path);
+  const bytes = readFileSync(path);
+  const cases: [string, Uint8Array][] = [
+    ["truncated", bytes.subarray(0, bytes.length >> 1)],
+    ["flipped", Uint8Array.from(bytes, (b, i) => (i === bytes.length - 10 ? b ^ 0xff : b))],
+    ["garbage", new TextEncoder().encode("hello\n")],
+  ];
+  for (const [name, data] of cases) {
+    const p = join(tmp, name);
+    writeFileSync(p, data);
+    assert.throws(
+      () => MorphModel.load(p),
+      (e: unknown) => e instanceof VineparseError && !e.message.includes("\n") && e.message.includes(p),
+      name,
+    );
+  }
+  // Content that decodes but is not a valid morph model.
+  const d = model.toModelData();
+  const bad = [
+    { ...d, meta: { ...d.meta, version: 99 } },
+    { ...d, meta: { ...d.meta, rules: ["nonsense"] } },
+    { ...d, arrays: { ...d.arrays, lemmaDelta: new Uint32Array([1 << 30]) } },
+    { ...d, arrays: { ...d.arrays, dictionaryRules: new Int32Array(1) } },
+  ];
+  for (const m of bad)
+    assert.throws(
+      () => MorphModel.fromModelData(m, "bad.vpm"),
+      (e: unknown) =>
+        e instanceof VineparseError && !e.message.includes("\n") && e.message.startsWith("bad.vpm"),
+    );
+});
