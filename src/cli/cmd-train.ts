@@ -309,18 +309,7 @@ export const command: Command = {
             min: 10,
             max: bits,
           });
-    const quiet = values.quiet === true;
-    const log = (s: string) => {
-      if (!quiet) process.stderr.write(s + "\n");
-    };
-    const readOpts = {
-      onInvalid: values["skip-invalid"] === true ? ("skip" as const) : ("abort" as const),
-      onWarning: (e: Error) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
-    };
-    const vocab = new Vocabularies();
-    const train = loadCorpus(trainPath, vocab, readOpts).sentences;
-    checkParserTrainingData(train, vocab, trainPath);
-    const dev = values.dev === undefined ? undefined : loadCorpus(values.dev, vocab, readOpts).sentences;
+    const { log, vocab, train, dev } = trainingData(values, trainPath, values.dev);
     const foldMasks = folds === null ? null : train.map((s, i) => folds[i % folds.length]!.maskFor(s, vocab));
     if (folds !== null)
       log(`training masks: each of ${folds.length} folds masked by filters trained without it`);
@@ -483,6 +472,30 @@ const TRANSITION_OPTIONS = new Set([
   "quiet",
 ]);
 
+/**
+ * The training and dev treebanks of `vineparse train` (one vocabulary), checked, with the read
+ * options (`--skip-invalid`) and the progress log (`--quiet`) of both kinds of parser.
+ */
+function trainingData(
+  values: { quiet?: string | boolean; "skip-invalid"?: string | boolean },
+  trainPath: string,
+  devPath: string | undefined,
+) {
+  const quiet = values.quiet === true;
+  const log = (s: string) => {
+    if (!quiet) process.stderr.write(s + "\n");
+  };
+  const readOpts = {
+    onInvalid: values["skip-invalid"] === true ? ("skip" as const) : ("abort" as const),
+    onWarning: (e: Error) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
+  };
+  const vocab = new Vocabularies();
+  const train = loadCorpus(trainPath, vocab, readOpts).sentences;
+  checkParserTrainingData(train, vocab, trainPath);
+  const dev = devPath === undefined ? undefined : loadCorpus(devPath, vocab, readOpts).sentences;
+  return { log, vocab, train, dev };
+}
+
 /** `vineparse train --parser transition`: a greedy arc-standard parser (src/transition). */
 function trainTransition(
   values: Record<string, string | boolean | undefined>,
@@ -507,19 +520,7 @@ function trainTransition(
     ["lift", "skip"] as const,
     "lift",
   );
-  const quiet = values.quiet === true;
-  const log = (s: string) => {
-    if (!quiet) process.stderr.write(s + "\n");
-  };
-  const readOpts = {
-    onInvalid: values["skip-invalid"] === true ? ("skip" as const) : ("abort" as const),
-    onWarning: (e: Error) => process.stderr.write(`warning: skipped sentence: ${e.message}\n`),
-  };
-  const vocab = new Vocabularies();
-  const train = loadCorpus(trainPath, vocab, readOpts).sentences;
-  checkParserTrainingData(train, vocab, trainPath);
-  const devPath = str("dev");
-  const dev = devPath === undefined ? undefined : loadCorpus(devPath, vocab, readOpts).sentences;
+  const { log, vocab, train, dev } = trainingData(values, trainPath, str("dev"));
   log(
     `train: ${train.length} sentences${dev ? `, dev: ${dev.length} sentences` : ""}; transition-based (arc-standard, greedy, averaged perceptron); non-projective trees: ${nonProjective}`,
   );

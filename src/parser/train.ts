@@ -83,17 +83,7 @@ export function trainParser(
   const costAugmented = opts.costAugmented ?? true;
 
   // Labels: every relation used in the training data, in first-seen order.
-  const labels: string[] = [];
-  const labelOf = new Int32Array(vocab.deprel.size + 1).fill(-1);
-  for (const s of train) {
-    for (let m = 1; m <= s.n; m++) {
-      const d = s.deprel[m]!;
-      if (labelOf[d] === -1) {
-        labelOf[d] = labels.length;
-        labels.push(vocab.deprel.strings[d]!);
-      }
-    }
-  }
+  const { labels, labelOf } = trainingLabels(train, vocab);
   const L = labels.length;
   const rowMask = (1 << labelBits) - 1;
 
@@ -208,4 +198,26 @@ export function trainParser(
     opts.onEpoch?.(r);
   }
   return { parser: best.parser!, history, bestEpoch: best.epoch };
+}
+
+/**
+ * The relation labels of a training set, in first-seen order, and each deprel id's label index
+ * (`labelOf[deprel]`, -1 for relations the set does not use).
+ */
+export function trainingLabels(
+  train: readonly Sentence[],
+  vocab: Vocabularies,
+): { labels: string[]; labelOf: Int32Array } {
+  const labels: string[] = [];
+  const labelOf = new Int32Array(vocab.deprel.size + 1).fill(-1);
+  for (const s of train) {
+    for (let m = 1; m <= s.n; m++) {
+      const d = s.deprel[m]!;
+      if (labelOf[d] === -1) {
+        labelOf[d] = labels.length;
+        labels.push(vocab.deprel.strings[d]!);
+      }
+    }
+  }
+  return { labels, labelOf };
 }

@@ -5,6 +5,7 @@ import type { AttachmentScores } from "../eval/attachment.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
 import { int16Weights } from "../model/model-file.js";
 import { BestEpoch, evaluateParser } from "../parser/evaluate.js";
+import { trainingLabels } from "../parser/train.js";
 import { Rng } from "../util/rng.js";
 import { ATOM_SLOTS, stateRows, TRANSITION_FEATURES } from "./features.js";
 import { MAX_TRANSITION_BITS, TransitionParser } from "./parser.js";
@@ -97,17 +98,7 @@ export function trainTransitionParser(
   const mode = opts.nonProjective ?? "lift";
 
   // Labels: every relation of the training data, in first-seen order.
-  const labels: string[] = [];
-  const labelOf = new Int32Array(vocab.deprel.size + 1).fill(-1);
-  for (const s of train) {
-    for (let m = 1; m <= s.n; m++) {
-      const d = s.deprel[m]!;
-      if (labelOf[d] === -1) {
-        labelOf[d] = labels.length;
-        labels.push(vocab.deprel.strings[d]!);
-      }
-    }
-  }
+  const { labels, labelOf } = trainingLabels(train, vocab);
   const L = labels.length;
   const C = classCount(L);
 
