@@ -2,7 +2,6 @@
 // speed with and without top-k pruning, and time against sentence length (Rush & Petrov 2012 style).
 import { loadavg } from "node:os";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
-import { loadCorpus } from "../src/corpus/load.js";
 import type { Sentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachment.js";
@@ -17,7 +16,7 @@ import { parsePruned } from "../src/parser/pruned-parse.js";
 import { TopKPruner } from "../src/prune/top-k.js";
 import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
-import { type BenchContext, type Experiment, fitExponent } from "./lib.js";
+import { type BenchContext, type Experiment, fitExponent, goldTrainDev } from "./lib.js";
 
 /** One timed pass (or the best of several) of a parser over a set of sentences. */
 interface Timing {
@@ -123,11 +122,7 @@ export const experiment: Experiment = {
     const reps = numberOption("orders", "reps", values.reps, 2, { integer: true, min: 1 });
     const goldPruned = (values["gold-pruned"] ?? "update") as GoldPrunedPolicy;
     const orders = (values.orders ?? "2,3").split(",").map(Number);
-    const vocab = new Vocabularies();
-    let train = loadCorpus(ctx.treebank(tb, "train"), vocab).sentences;
-    if (limit > 0) train = train.slice(0, limit);
-    const dev = loadCorpus(ctx.treebank(tb, "dev"), vocab).sentences;
-    const devTokens = dev.reduce((a, s) => a + s.n, 0);
+    const { vocab, train, dev, devTokens } = goldTrainDev(ctx, tb, limit);
     ctx.note(ctx.header());
     ctx.note(
       `${tb}: ${train.length} training sentences, ${dev.length} dev sentences (${devTokens} tokens); gold tags; ${epochs} epochs MIRA; top-${k} pruning; gold-pruned=${goldPruned}; load average at start ${loadavg()

@@ -4,8 +4,6 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { choiceOption, numberOption, parseCommandArgs } from "../src/cli/args.js";
-import { loadCorpus } from "../src/corpus/load.js";
-import { Vocabularies } from "../src/corpus/vocab.js";
 import { round } from "../src/eval/percent.js";
 import type { Cell } from "../src/eval/table.js";
 import { Parser } from "../src/parser/parser.js";
@@ -14,7 +12,14 @@ import { evaluateParser, trainParser } from "../src/parser/train.js";
 import type { DependencyParser } from "../src/parser/types.js";
 import { TransitionParser } from "../src/transition/parser.js";
 import { trainTransitionParser } from "../src/transition/train.js";
-import { type BenchContext, type Experiment, median, pairedRatioNote, perRoundRatios } from "./lib.js";
+import {
+  type BenchContext,
+  type Experiment,
+  goldTrainDev,
+  median,
+  pairedRatioNote,
+  perRoundRatios,
+} from "./lib.js";
 
 /**
  * `npm run bench -- transition [--tb en_ewt] [--epochs 10] [--reps 7] [--bits 18]
@@ -47,11 +52,7 @@ export const experiment: Experiment = {
       "both",
     );
     const modes = np === "both" ? (["lift", "skip"] as const) : ([np] as const);
-    const vocab = new Vocabularies();
-    let train = loadCorpus(ctx.treebank(tb, "train"), vocab).sentences;
-    if (limit > 0) train = train.slice(0, limit);
-    const dev = loadCorpus(ctx.treebank(tb, "dev"), vocab).sentences;
-    const devTokens = dev.reduce((a, s) => a + s.n, 0);
+    const { vocab, train, dev, devTokens } = goldTrainDev(ctx, tb, limit);
     ctx.note(ctx.header());
     ctx.note(
       `${tb}: ${train.length} training sentences, ${dev.length} dev sentences (${devTokens} tokens); gold tags; ${epochs} epochs, best epoch by dev UAS-P`,

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ReadSentence } from "../src/conllu/read.js";
 import { DEPREL, FORM, HEAD, UPOS } from "../src/conllu/types.js";
+import { loadCorpus } from "../src/corpus/load.js";
 import { type Sentence, sentenceFromWords } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { AttachmentEvaluator, type AttachmentScores } from "../src/eval/attachment.js";
@@ -499,4 +500,20 @@ export function bootstrapNote(
     `${total.length} sentences [${d.low.toFixed(2)}, ${d.high.toFixed(2)}], first better in ` +
     `${(100 * d.aBetter).toFixed(1)}% of ${samples} resamples`
   );
+}
+
+/**
+ * A treebank's train split (its first `limit` sentences when limit > 0) and dev split, with their
+ * gold tags, in one vocabulary; and dev's token count.
+ */
+export function goldTrainDev(
+  ctx: BenchContext,
+  tb: string,
+  limit = 0,
+): { vocab: Vocabularies; train: Sentence[]; dev: Sentence[]; devTokens: number } {
+  const vocab = new Vocabularies();
+  let train = loadCorpus(ctx.treebank(tb, "train"), vocab).sentences;
+  if (limit > 0) train = train.slice(0, limit);
+  const dev = loadCorpus(ctx.treebank(tb, "dev"), vocab).sentences;
+  return { vocab, train, dev, devTokens: dev.reduce((a, s) => a + s.n, 0) };
 }
