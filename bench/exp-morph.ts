@@ -7,6 +7,7 @@ import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { round } from "../src/eval/percent.js";
 import {
+  type MorphAccuracy,
   type MorphInput,
   MorphModel,
   morphAccuracy,
@@ -14,6 +15,9 @@ import {
   type MorphSentence,
 } from "../src/morph/morph-model.js";
 import { type BenchContext, type Experiment, loadTaggingPipeline } from "./lib.js";
+
+/** Lemma and UFeats accuracy of one group of words (seen or unseen in training). */
+type WordScores = { lemma: number; ufeats: number };
 
 /** Baselines: lemma = lowercased form; FEATS = the most frequent bundle of the UPOS in train. */
 function baselineScores(
@@ -106,30 +110,22 @@ export const experiment: Experiment = {
     }
     const rows: (string | number)[][] = [];
     for (const [tags, input] of inputs) {
-      const b = baselineScores(loaded, train, dev, input);
-      rows.push([
-        "baseline (lowercase; MF FEATS of UPOS)",
+      const row = (
+        system: string,
+        r: Pick<MorphAccuracy, "lemma" | "ufeats" | "allTags"> & Record<"seen" | "unseen", WordScores>,
+      ): (string | number)[] => [
+        system,
         tags,
-        round(b.lemma),
-        round(b.ufeats),
-        round(b.allTags),
-        round(b.seen.lemma),
-        round(b.unseen.lemma),
-        round(b.seen.ufeats),
-        round(b.unseen.ufeats),
-      ]);
-      const a = morphAccuracy(loaded, dev, input);
-      rows.push([
-        "morph model",
-        tags,
-        round(a.lemma),
-        round(a.ufeats),
-        round(a.allTags),
-        round(a.seen.lemma),
-        round(a.unseen.lemma),
-        round(a.seen.ufeats),
-        round(a.unseen.ufeats),
-      ]);
+        round(r.lemma),
+        round(r.ufeats),
+        round(r.allTags),
+        round(r.seen.lemma),
+        round(r.unseen.lemma),
+        round(r.seen.ufeats),
+        round(r.unseen.ufeats),
+      ];
+      rows.push(row("baseline (lowercase; MF FEATS of UPOS)", baselineScores(loaded, train, dev, input)));
+      rows.push(row("morph model", morphAccuracy(loaded, dev, input)));
     }
     const acc = morphAccuracy(loaded, dev);
     ctx.table(
