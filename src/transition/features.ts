@@ -259,27 +259,3 @@ export function stateRows(
     rows[t] = (finishBits(h) & mask) * classes;
   }
 }
-
-/**
- * Sums, into `sc`, the weight rows that `stateRows` chose: `sc[c]` = Σ over rows of w[row + c] for
- * each of the `classes` transitions.
- */
-export function sumRows(
-  w: Int16Array | Float32Array,
-  rows: Int32Array,
-  classes: number,
-  sc: Int32Array | Float64Array,
-): void {
-  sc.fill(0, 0, classes);
-  for (let t = 0; t < rows.length; t++) {
-    const base = rows[t]!;
-    let c = 0;
-    for (; c + 4 <= classes; c += 4) {
-      sc[c] += w[base + c]!;
-      sc[c + 1] += w[base + c + 1]!;
-      sc[c + 2] += w[base + c + 2]!;
-      sc[c + 3] += w[base + c + 3]!;
-    }
-    for (; c < classes; c++) sc[c] += w[base + c]!;
-  }
-}

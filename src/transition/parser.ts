@@ -6,23 +6,8 @@ import type { ArcMask } from "../mask/arc-mask.js";
 import { type ModelData, type QuantizedWeights, readModelFile, writeModelFile } from "../model/model-file.js";
 import { type DependencyParser, NO_LABELS, type ParseResult } from "../parser/types.js";
 import { PruningCascade } from "../prune/cascade.js";
-import {
-  ATOM_SLOTS,
-  stateRows,
-  sumRows,
-  TRANSITION_FEATURE_VERSION,
-  TRANSITION_FEATURES,
-} from "./features.js";
-import {
-  bestLegal,
-  classCount,
-  countDependents,
-  oracle,
-  oracleApplied,
-  projectivize,
-  SHIFT,
-  State,
-} from "./system.js";
+import { ATOM_SLOTS, stateRows, TRANSITION_FEATURE_VERSION, TRANSITION_FEATURES } from "./features.js";
+import { classCount, countDependents, oracle, oracleApplied, projectivize, SHIFT, State } from "./system.js";
 
 /** Model-file kind of a transition-based parser. */
 export const TRANSITION_KIND = "transition";
@@ -104,6 +89,7 @@ export class TransitionParser implements DependencyParser {
     const x = this.atomCache.prepare(s, vocab, this.fs, false);
     const n = x.n;
     const st = this.st.init(n, this.labels.length);
+    const L = this.labels.length;
     const C = this.classes;
     const sc = this.scores;
     while (!st.done) {
@@ -113,7 +99,28 @@ export class TransitionParser implements DependencyParser {
         continue;
       }
       this.score(x, st);
-      const best = bestLegal(st, sc, C);
+      let best = -1;
+      let bestScore = 0;
+      if (st.canShift()) {
+        best = SHIFT;
+        bestScore = sc[SHIFT]!;
+      }
+      if (st.canLeft()) {
+        for (let c = 1; c <= L; c++) {
+          if (best < 0 || sc[c]! > bestScore) {
+            best = c;
+            bestScore = sc[c]!;
+          }
+        }
+      }
+      if (st.canRight()) {
+        for (let c = L + 1; c < C; c++) {
+          if (best < 0 || sc[c]! > bestScore) {
+            best = c;
+            bestScore = sc[c]!;
+          }
+        }
+      }
       st.apply(best);
     }
     const heads = st.heads.slice(0, n + 1);
@@ -166,7 +173,20 @@ export class TransitionParser implements DependencyParser {
     const sc = this.scores;
     const w = this.weights.weights;
     stateRows(x, st, this.atoms, rows, this.config.bits, C);
-    sumRows(w, rows, C, sc);
+    // The first row initializes the scores, the others add to them.
+    let base = rows[0]!;
+    for (let c = 0; c < C; c++) sc[c] = w[base + c]!;
+    for (let t = 1; t < rows.length; t++) {
+      base = rows[t]!;
+      let c = 0;
+      for (; c + 4 <= C; c += 4) {
+        sc[c] += w[base + c]!;
+        sc[c + 1] += w[base + c + 1]!;
+        sc[c + 2] += w[base + c + 2]!;
+        sc[c + 3] += w[base + c + 3]!;
+      }
+      for (; c < C; c++) sc[c] += w[base + c]!;
+    }
   }
 
   /** The model-file content (kind "transition"): the 16-bit weight table and its scale. */

@@ -22,27 +22,6 @@
 /** Class index of SHIFT. */
 export const SHIFT = 0;
 
-/**
- * The best legal transition of `st` under the class scores `sc` (ties go to the lowest class): what the
- * parser applies, and what the perceptron compares with the oracle's transition.
- */
-export function bestLegal(st: State, sc: Int32Array | Float64Array, classes: number): number {
-  const L = (classes - 1) >> 1;
-  const shift = st.canShift();
-  const left = st.canLeft();
-  const right = st.canRight();
-  let best = -1;
-  let bestScore = 0;
-  for (let k = 0; k < classes; k++) {
-    if (k === SHIFT ? !shift : k <= L ? !left : !right) continue;
-    if (best < 0 || sc[k]! > bestScore) {
-      best = k;
-      bestScore = sc[k]!;
-    }
-  }
-  return best;
-}
-
 /** Number of transition classes for `labels` relation labels: SHIFT, L left arcs, L right arcs. */
 export function classCount(labels: number): number {
   return 1 + 2 * labels;

@@ -7,16 +7,16 @@ import { int16Weights } from "../model/model-file.js";
 import { BestEpoch, evaluateParser } from "../parser/evaluate.js";
 import { trainingLabels } from "../parser/train.js";
 import { Rng } from "../util/rng.js";
-import { ATOM_SLOTS, stateRows, sumRows, TRANSITION_FEATURES } from "./features.js";
+import { ATOM_SLOTS, stateRows, TRANSITION_FEATURES } from "./features.js";
 import { MAX_TRANSITION_BITS, TransitionParser } from "./parser.js";
 import {
-  bestLegal,
   classCount,
   countDependents,
   isProjective,
   oracle,
   oracleApplied,
   projectivize,
+  SHIFT,
   State,
 } from "./system.js";
 
@@ -164,9 +164,31 @@ export function trainTransitionParser(
           continue;
         }
         stateRows(x, st, atoms, rows, bits, C);
-        sumRows(w, rows, C, sc);
+        sc.fill(0);
+        for (let t = 0; t < rows.length; t++) {
+          const base = rows[t]!;
+          let k = 0;
+          for (; k + 4 <= C; k += 4) {
+            sc[k] += w[base + k]!;
+            sc[k + 1] += w[base + k + 1]!;
+            sc[k + 2] += w[base + k + 2]!;
+            sc[k + 3] += w[base + k + 3]!;
+          }
+          for (; k < C; k++) sc[k] += w[base + k]!;
+        }
         // The best legal class (ties to the lowest class, as in parsing).
-        const pred = bestLegal(st, sc, C);
+        let pred = -1;
+        let bestScore = 0;
+        const shift = st.canShift();
+        const left = st.canLeft();
+        const right = st.canRight();
+        for (let k = 0; k < C; k++) {
+          if (k === SHIFT ? !shift : k <= L ? !left : !right) continue;
+          if (pred < 0 || sc[k]! > bestScore) {
+            pred = k;
+            bestScore = sc[k]!;
+          }
+        }
         decisions++;
         if (pred === gold) correct++;
         else {
