@@ -1,14 +1,21 @@
-import { finishBits, mix } from "../util/hash.js";
+import { finishBits } from "../util/hash.js";
 
-/** Slot of (feature, class) in a table of 2^bits weights. */
-export function slotOf(feature: number, cls: number, mask: number): number {
-  return finishBits(mix(feature, cls)) & mask;
+/**
+ * Where a feature's row of class weights starts in a table of 2^bits weights: the weight of
+ * (feature, class c) is at (row + c) & mask. One hash per feature instead of one per (feature,
+ * class) pair, and a feature's classes lie side by side, so scoring m candidates reads a few cache
+ * lines per feature. Rows of different features overlap where their hashes fall close, which is
+ * the same kind of collision as in plain feature hashing.
+ */
+export function rowOf(feature: number, mask: number): number {
+  return finishBits(feature) & mask;
 }
 
 /**
- * Averaged perceptron over hashed (feature, class) weights that scores only a candidate list of
- * classes per instance (the lemma rules applicable to a form, the feature bundles seen with a
- * UPOS). Averaging uses the lazy "w − u/c" form, as the tagger's `Perceptron`.
+ * Averaged perceptron over hashed rows of class weights (see `rowOf`) that scores only a candidate
+ * list of classes per instance (the lemma rules applicable to a form; the feature bundles seen with
+ * a UPOS, numbered 0..m-1 within it). Averaging uses the lazy "w − u/c" form, as the tagger's
+ * `Perceptron`. Instances are given as their features' rows.
  */
 export class HashedPerceptron {
   readonly mask: number;
@@ -22,36 +29,34 @@ export class HashedPerceptron {
     this.u = new Float32Array(1 << bits);
   }
 
-  /** Score of class `cls` for the features feats[0..n). */
-  score(feats: Int32Array, n: number, cls: number): number {
-    let s = 0;
-    for (let k = 0; k < n; k++) s += this.w[slotOf(feats[k]!, cls, this.mask)]!;
-    return s;
-  }
-
-  /** Best of candidates[0..m) (the first on ties). */
-  best(feats: Int32Array, n: number, candidates: Int32Array, m: number): number {
+  /** Best of candidates[0..m) for the rows rows[0..n) (the first on ties). */
+  best(rows: Int32Array, n: number, candidates: Int32Array, m: number): number {
+    const w = this.w;
+    const mask = this.mask;
     let best = candidates[0]!;
     let bestScore = -Infinity;
     for (let j = 0; j < m; j++) {
-      const s = this.score(feats, n, candidates[j]!);
+      const c = candidates[j]!;
+      let s = 0;
+      for (let k = 0; k < n; k++) s += w[(rows[k]! + c) & mask]!;
       if (s > bestScore) {
         bestScore = s;
-        best = candidates[j]!;
+        best = c;
       }
     }
     return best;
   }
 
-  /** +1 to gold, −1 to pred for every feature (no-op if equal); then advances the clock. */
-  update(feats: Int32Array, n: number, gold: number, pred: number): void {
+  /** +1 to gold, −1 to pred in every row (no-op if equal); then advances the clock. */
+  update(rows: Int32Array, n: number, gold: number, pred: number): void {
     if (gold !== pred) {
       const c = this.clock;
+      const mask = this.mask;
       for (let k = 0; k < n; k++) {
-        const g = slotOf(feats[k]!, gold, this.mask);
+        const g = (rows[k]! + gold) & mask;
         this.w[g]! += 1;
         this.u[g]! += c;
-        const p = slotOf(feats[k]!, pred, this.mask);
+        const p = (rows[k]! + pred) & mask;
         this.w[p]! -= 1;
         this.u[p]! -= c;
       }
@@ -68,11 +73,11 @@ export class HashedPerceptron {
   }
 }
 
-/** Best of candidates[0..m) under fixed 16-bit weights (the first on ties). */
+/** Best of candidates[0..m) under fixed 16-bit weights in rows (see `rowOf`; the first on ties). */
 export function bestInt16(
   w: Int16Array,
   mask: number,
-  feats: Int32Array,
+  rows: Int32Array,
   n: number,
   candidates: Int32Array,
   m: number,
@@ -80,12 +85,12 @@ export function bestInt16(
   let best = candidates[0]!;
   let bestScore = -Infinity;
   for (let j = 0; j < m; j++) {
-    const cls = candidates[j]!;
+    const c = candidates[j]!;
     let s = 0;
-    for (let k = 0; k < n; k++) s += w[slotOf(feats[k]!, cls, mask)]!;
+    for (let k = 0; k < n; k++) s += w[(rows[k]! + c) & mask]!;
     if (s > bestScore) {
       bestScore = s;
-      best = cls;
+      best = c;
     }
   }
   return best;

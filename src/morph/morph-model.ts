@@ -9,15 +9,15 @@ import {
   readModelFile,
   writeModelFile,
 } from "../model/model-file.js";
-import { hashString } from "../util/hash.js";
 import { Rng } from "../util/rng.js";
 import { applyRule, parseRuleKey, ruleFor, ruleKey, RuleSet } from "./edit-rule.js";
 import { bestInt16, HashedPerceptron } from "./hashed-perceptron.js";
+import { MAX_MORPH_FEATURES, MorphAtoms } from "./morph-features.js";
 
 /** Model-file kind of a morphology model (lemmatizer and FEATS tagger). */
 export const MORPH_KIND = "morph";
 /** Version of the morph model's layout (meta.version). */
-export const MORPH_VERSION = 1;
+export const MORPH_VERSION = 2;
 
 /** Input to the morphology models: forms and (gold or predicted) tags. */
 export interface MorphInput {
@@ -60,81 +60,9 @@ export interface MorphTrainOptions {
   onEpoch?: (p: { epoch: number; seconds: number; dev?: { lemma: number; ufeats: number } }) => void;
 }
 
-const MAX_FEATURES = 48;
 const MAX_CANDIDATES = 4096;
-
-/** Word shape: letters to X/x, digits to d, runs collapsed (at most 6 symbols). */
-function shape(w: string): string {
-  let out = "";
-  let last = "";
-  for (let i = 0; i < w.length && out.length < 6; i++) {
-    const ch = w[i]!;
-    const lo = ch.toLowerCase();
-    const up = ch.toUpperCase();
-    const s = ch >= "0" && ch <= "9" ? "d" : lo !== up ? (ch === up ? "X" : "x") : ch.length > 0 ? "." : "";
-    if (s !== last) out += s;
-    last = s;
-  }
-  return out;
-}
-
-function h(t: string, v: string): number {
-  return hashString(t + "\u0001" + v);
-}
-
-/** Features of the lemma classifier for word i; returns how many were written. */
-function lemmaFeatures(x: MorphInput, i: number, out: Int32Array): number {
-  const w = x.words[i]!;
-  const lw = w.toLowerCase();
-  const u = x.upos[i]!;
-  let n = 0;
-  out[n++] = h("b", "");
-  out[n++] = h("w", lw);
-  out[n++] = h("W", w);
-  out[n++] = h("u", u);
-  out[n++] = h("x", x.xpos[i]!);
-  out[n++] = h("s", shape(w));
-  out[n++] = h("uw", u + "\u0002" + lw);
-  for (let k = 1; k <= 5 && k <= lw.length; k++) {
-    const suf = lw.slice(lw.length - k);
-    out[n++] = h("S" + k, suf);
-    if (k <= 3) out[n++] = h("uS" + k, u + "\u0002" + suf);
-  }
-  for (let k = 1; k <= 4 && k <= lw.length; k++) out[n++] = h("P" + k, lw.slice(0, k));
-  return n;
-}
-
-/** Features of the FEATS tagger for word i; returns how many were written. */
-function featsFeatures(x: MorphInput, i: number, out: Int32Array): number {
-  const w = x.words[i]!;
-  const lw = w.toLowerCase();
-  const u = x.upos[i]!;
-  const at = (a: readonly string[], j: number) => (j < 0 ? "<s>" : j >= a.length ? "</s>" : a[j]!);
-  let n = 0;
-  out[n++] = h("b", "");
-  out[n++] = h("w", lw);
-  out[n++] = h("s", shape(w));
-  out[n++] = h("u", u);
-  out[n++] = h("x", x.xpos[i]!);
-  out[n++] = h("ux", u + "\u0002" + x.xpos[i]!);
-  out[n++] = h("u-1", at(x.upos, i - 1));
-  out[n++] = h("u+1", at(x.upos, i + 1));
-  out[n++] = h("u-2", at(x.upos, i - 2));
-  out[n++] = h("u+2", at(x.upos, i + 2));
-  out[n++] = h("x-1", at(x.xpos, i - 1));
-  out[n++] = h("x+1", at(x.xpos, i + 1));
-  out[n++] = h("u-1u", at(x.upos, i - 1) + "\u0002" + u);
-  out[n++] = h("uu+1", u + "\u0002" + at(x.upos, i + 1));
-  out[n++] = h("w-1", at(x.words, i - 1).toLowerCase());
-  out[n++] = h("w+1", at(x.words, i + 1).toLowerCase());
-  for (let k = 1; k <= 4 && k <= lw.length; k++) {
-    const suf = lw.slice(lw.length - k);
-    out[n++] = h("S" + k, suf);
-    if (k >= 2) out[n++] = h("uS" + k, u + "\u0002" + suf);
-  }
-  for (let k = 1; k <= 3 && k <= lw.length; k++) out[n++] = h("P" + k, lw.slice(0, k));
-  return n;
-}
+/** Lemmas of unseen (form, UPOS, XPOS) triples kept by a model before it starts its cache again. */
+const LEMMA_CACHE = 65536;
 
 function dictKey(form: string, upos: string): string {
   return form + "\u0001" + upos;
@@ -147,12 +75,17 @@ function hasLemma(form: string, lemma: string): boolean {
 
 /** A trained lemmatizer and FEATS tagger. */
 export class MorphModel {
-  private readonly lemmaMask: number;
-  private readonly featsMask: number;
+  private readonly mask: number;
   private readonly seenForms = new Set<string>();
-  private readonly feats = new Int32Array(MAX_FEATURES);
+  /** UPOS → form → the dictionary's lemma (the `dictionary` rule applied). */
+  private readonly known = new Map<string, Map<string, string>>();
+  /** Lemmas of words the dictionary lacks, by form, UPOS and XPOS (they depend on nothing else). */
+  private readonly guessed = new Map<string, string>();
+  private readonly rows = new Int32Array(MAX_MORPH_FEATURES);
   private readonly cands = new Int32Array(MAX_CANDIDATES);
+  private readonly atoms = new MorphAtoms();
   private readonly keepRule: number;
+  private readonly allBundles: Int32Array;
 
   constructor(
     readonly rules: RuleSet,
@@ -162,17 +95,26 @@ export class MorphModel {
     /** UPOS → ids of the bundles seen with it (ascending). */
     readonly uposBundles: Map<string, Int32Array>,
     readonly bits: number,
+    /** Lemma rule weights: rule r of a feature whose row is at o is at (o + r) & mask. */
     readonly lemmaWeights: Int16Array,
+    /** FEATS weights: bundle b of a feature whose row is at o is at (o + b) & mask. */
     readonly featsWeights: Int16Array,
   ) {
-    this.lemmaMask = (1 << bits) - 1;
-    this.featsMask = (1 << bits) - 1;
-    for (const k of dictionary.keys()) this.seenForms.add(k.slice(0, k.lastIndexOf("\u0001")));
+    this.mask = (1 << bits) - 1;
+    for (const [k, r] of dictionary) {
+      const cut = k.lastIndexOf("\u0001");
+      const form = k.slice(0, cut);
+      const upos = k.slice(cut + 1);
+      this.seenForms.add(form);
+      const lemma = applyRule(rules.rules[r]!, form);
+      if (lemma === null) continue;
+      let m = this.known.get(upos);
+      if (m === undefined) this.known.set(upos, (m = new Map()));
+      m.set(form, lemma);
+    }
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     this.allBundles = Int32Array.from(bundles.keys());
   }
-
-  private readonly allBundles: Int32Array;
 
   /** Whether the form was seen in training (with any UPOS). */
   seen(form: string): boolean {
@@ -181,38 +123,58 @@ export class MorphModel {
 
   /** Lemma of word i. */
   lemma(x: MorphInput, i: number): string {
-    const form = x.words[i]!;
-    if (form.length === 0) return "_";
-    const d = this.dictionary.get(dictKey(form, x.upos[i]!));
-    if (d !== undefined) {
-      const l = applyRule(this.rules.rules[d]!, form);
-      if (l !== null) return l;
-    }
-    const m = this.rules.applicable(form, this.cands);
-    if (m === 0) return form;
-    const n = lemmaFeatures(x, i, this.feats);
-    const r = bestInt16(this.lemmaWeights, this.lemmaMask, this.feats, n, this.cands, m);
-    return applyRule(this.rules.rules[r]!, form) ?? applyRule(this.rules.rules[this.keepRule]!, form) ?? form;
+    this.atoms.prepare(x);
+    return this.lemmaAt(x, i);
   }
 
   /** FEATS string of word i. */
   featsOf(x: MorphInput, i: number): string {
-    const c = this.uposBundles.get(x.upos[i]!) ?? this.allBundles;
-    if (c.length === 0) return "_";
-    if (c.length === 1) return this.bundles[c[0]!]!;
-    const n = featsFeatures(x, i, this.feats);
-    return this.bundles[bestInt16(this.featsWeights, this.featsMask, this.feats, n, c, c.length)]!;
+    this.atoms.prepare(x);
+    return this.featsAt(x, i);
   }
 
   /** Lemmas and FEATS of a sentence. */
   predict(x: MorphInput): MorphResult {
+    this.atoms.prepare(x);
     const lemmas: string[] = [];
     const feats: string[] = [];
     for (let i = 0; i < x.words.length; i++) {
-      lemmas.push(this.lemma(x, i));
-      feats.push(this.featsOf(x, i));
+      lemmas.push(this.lemmaAt(x, i));
+      feats.push(this.featsAt(x, i));
     }
     return { lemmas, feats };
+  }
+
+  /** Lemma of word i of the sentence whose atoms are prepared. */
+  private lemmaAt(x: MorphInput, i: number): string {
+    const form = x.words[i]!;
+    if (form.length === 0) return "_";
+    const upos = x.upos[i]!;
+    const d = this.known.get(upos)?.get(form);
+    if (d !== undefined) return d;
+    const key = form + "\u0001" + upos + "\u0001" + x.xpos[i]!;
+    const cached = this.guessed.get(key);
+    if (cached !== undefined) return cached;
+    let lemma = form;
+    const m = this.rules.applicable(form, this.cands);
+    if (m > 0) {
+      const n = this.atoms.lemmaRows(i, this.mask, this.rows);
+      const r = bestInt16(this.lemmaWeights, this.mask, this.rows, n, this.cands, m);
+      lemma =
+        applyRule(this.rules.rules[r]!, form) ?? applyRule(this.rules.rules[this.keepRule]!, form) ?? form;
+    }
+    if (this.guessed.size >= LEMMA_CACHE) this.guessed.clear();
+    this.guessed.set(key, lemma);
+    return lemma;
+  }
+
+  /** FEATS of word i of the sentence whose atoms are prepared. */
+  private featsAt(x: MorphInput, i: number): string {
+    const c = this.uposBundles.get(x.upos[i]!) ?? this.allBundles;
+    if (c.length === 0) return "_";
+    if (c.length === 1) return this.bundles[c[0]!]!;
+    const n = this.atoms.featsRows(i, this.mask, this.rows);
+    return this.bundles[bestInt16(this.featsWeights, this.mask, this.rows, n, c, c.length)]!;
   }
 
   /** Trains both models on gold lemmas and FEATS. */
@@ -275,7 +237,7 @@ export class MorphModel {
     let lf: Int32Array = new Int32Array(tokens * 16);
     let ff: Int32Array = new Int32Array(tokens * 24);
     let cs: Int32Array = new Int32Array(tokens * 8);
-    const buf = new Int32Array(MAX_FEATURES);
+    const buf = new Int32Array(MAX_MORPH_FEATURES);
     const cbuf = new Int32Array(MAX_CANDIDATES);
     const grow = (a: Int32Array, need: number): Int32Array => {
       if (need <= a.length) return a;
@@ -283,14 +245,17 @@ export class MorphModel {
       b.set(a);
       return b;
     };
+    const mask = (1 << bits) - 1;
+    const atoms = new MorphAtoms();
     t = 0;
     for (const s of train) {
+      atoms.prepare(s);
       for (let i = 0; i < s.words.length; i++, t++) {
-        let n = lemmaFeatures(s, i, buf);
+        let n = atoms.lemmaRows(i, mask, buf);
         lf = grow(lf, lemmaFeatStart[t]! + n);
         lf.set(buf.subarray(0, n), lemmaFeatStart[t]!);
         lemmaFeatStart[t + 1] = lemmaFeatStart[t]! + n;
-        n = featsFeatures(s, i, buf);
+        n = atoms.featsRows(i, mask, buf);
         ff = grow(ff, featsFeatStart[t]! + n);
         ff.set(buf.subarray(0, n), featsFeatStart[t]!);
         featsFeatStart[t + 1] = featsFeatStart[t]! + n;
@@ -300,7 +265,6 @@ export class MorphModel {
         candStart[t + 1] = candStart[t]! + m;
       }
     }
-
     const lemmaP = new HashedPerceptron(bits);
     const featsP = new HashedPerceptron(bits);
     const order = Int32Array.from({ length: tokens }, (_, j) => j);
@@ -386,6 +350,11 @@ export class MorphModel {
       if (m.kind !== MORPH_KIND)
         throw new VineparseError("model-kind", `not a morph model (kind "${m.kind}")`);
       const meta = m.meta;
+      if (meta.version === 1)
+        throw new VineparseError(
+          "model-version",
+          "morph model version 1 hashes its features differently: train it again with this version",
+        );
       if (meta.version !== MORPH_VERSION)
         throw new VineparseError("model-version", `unsupported morph model version ${String(meta.version)}`);
       const bits = meta.bits;
