@@ -2,10 +2,11 @@
 // tokens with predicted tags, end-to-end accuracy from raw text, and the throughput of every stage.
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
-import { DEPREL, HEAD, UPOS } from "../src/conllu/types.js";
+import { DEPREL, FEATS, FORM, HEAD, LEMMA, UPOS } from "../src/conllu/types.js";
 import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
 import { round } from "../src/eval/percent.js";
 import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
+import { morphAccuracy, morphSentence } from "../src/morph/morph-model.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { tagAccuracy } from "../src/tagger/accuracy.js";
 import type { ReadSentence } from "../src/conllu/read.js";
@@ -72,6 +73,22 @@ export const experiment: Experiment = {
     ]);
     rows.push(["tagger (gold tokens)", "XPOS %", round(acc.xpos), "", ""]);
 
+    // 2b. The bundle's lemmatizer and FEATS tagger on gold tokens with the tagger's tags.
+    const morph = pipeline.morph;
+    if (morph !== null) {
+      const goldMorph = dev.map((r) => morphSentence(r.sentence));
+      const input = dev.map((r, k) => ({
+        words: r.sentence.words.map((w) => w[FORM]!),
+        upos: tags[k]!.upos,
+        xpos: tags[k]!.xpos,
+      }));
+      const { seconds: morphSeconds } = bestOf(reps, () => input.map((x) => morph.predict(x)));
+      const m = morphAccuracy(morph, goldMorph, input);
+      const what = "lemmas and FEATS (gold tokens, predicted tags)";
+      rows.push([what, "Lemmas %", round(m.lemma), Math.round(tokens / morphSeconds), "tokens/s"]);
+      rows.push([what, "UFeats %", round(m.ufeats), "", ""]);
+    }
+
     // 3. Parser on gold tokens with predicted tags (parsing timed alone), and the same parser given the
     // gold tags, whose difference is the cost of tagging errors.
     const pred = parseWithTags(parser, dev, tags, reps);
@@ -122,7 +139,15 @@ export const experiment: Experiment = {
     let i = 0;
     while (i < dev.length) {
       let text = "";
-      const g: SpannedWords = { spans: [], heads: [], deprels: [], punct: [] };
+      const g: SpannedWords = {
+        spans: [],
+        heads: [],
+        deprels: [],
+        punct: [],
+        upos: [],
+        lemmas: [],
+        feats: [],
+      };
       let j = i;
       while (j < dev.length && (j === i || !gold[j]!.newdoc)) {
         if (j > i) text += gold[j]!.newpar ? "\n" : " ";
@@ -136,6 +161,9 @@ export const experiment: Experiment = {
           g.heads.push(h === 0 ? -1 : base + h - 1);
           g.deprels.push(words[k]![DEPREL]!);
           g.punct!.push(words[k]![UPOS] === "PUNCT");
+          g.upos!.push(words[k]![UPOS]!);
+          g.lemmas!.push(words[k]![LEMMA]!);
+          g.feats!.push(words[k]![FEATS]!);
         }
         j++;
       }
@@ -156,6 +184,9 @@ export const experiment: Experiment = {
     rows.push(["end to end (raw text)", "UAS F1", round(e2e.uasF1), "", ""]);
     rows.push(["end to end (raw text)", "LAS F1", round(e2e.lasF1), "", ""]);
     rows.push(["end to end (raw text)", "UAS (gold non-punct recall)", round(e2e.uasNoPunct), "", ""]);
+    rows.push(["end to end (raw text)", "UPOS F1", round(e2e.uposF1 ?? 0), "", ""]);
+    if (e2e.lemmasF1 !== null) rows.push(["end to end (raw text)", "Lemmas F1", round(e2e.lemmasF1), "", ""]);
+    if (e2e.ufeatsF1 !== null) rows.push(["end to end (raw text)", "UFeats F1", round(e2e.ufeatsF1), "", ""]);
     ctx.table(
       `Pipeline on ${tb} dev (single thread; speeds: best of ${reps} passes)`,
       ["stage", "metric", "value", "speed", "unit"],
@@ -178,7 +209,12 @@ function scoreEndToEnd(
   const aligned = new AlignedAttachmentEvaluator();
   let words = 0;
   docs.forEach((d, k) => {
-    const s: SpannedWords = { spans: [], heads: [], deprels: [] };
+    const s: SpannedWords = { spans: [], heads: [], deprels: [], upos: [] };
+    const morph = outputs[k]!.every((a) => a.lemmas !== undefined && a.feats !== undefined);
+    if (morph) {
+      s.lemmas = [];
+      s.feats = [];
+    }
     for (const a of outputs[k]!) {
       const base = s.heads.length;
       const n = a.forms.length - 1;
@@ -187,6 +223,11 @@ function scoreEndToEnd(
         const h = a.heads[m]!;
         s.heads.push(h === 0 ? -1 : base + h - 1);
         s.deprels.push(a.deprels[m]!);
+        s.upos!.push(a.upos[m]!);
+        if (morph) {
+          s.lemmas!.push(a.lemmas![m]!);
+          s.feats!.push(a.feats![m]!);
+        }
       }
     }
     words += s.heads.length;
@@ -242,6 +283,8 @@ function compareBundles(
       round(median(parseTimes[0]!) / pMed),
       round(e.scores.uasF1),
       round(e.scores.lasF1),
+      e.scores.lemmasF1 === null ? "" : round(e.scores.lemmasF1),
+      e.scores.ufeatsF1 === null ? "" : round(e.scores.ufeatsF1),
       Math.round(e.words / eMed),
       round(median(e2eTimes[0]!) / eMed),
     ];
@@ -257,6 +300,8 @@ function compareBundles(
       "parse speed ×",
       "e2e UAS F1",
       "e2e LAS F1",
+      "e2e Lemmas F1",
+      "e2e UFeats F1",
       "e2e tok/s",
       "e2e speed ×",
     ],

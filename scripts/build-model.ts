@@ -18,6 +18,7 @@
 // behind the same filters (--filter rlq, its default), or behind a vine cascade (--prune vine).
 // --order 3 takes --bits, --part-bits, --second-order-pass yes|no, --cascade-loss and --tune-alpha to
 // vary the recipe, as `vineparse train` does, and --guard K:A|none for the last pass (below).
+// Last, a lemmatizer and FEATS tagger (`vineparse morph train` with its defaults; --morph no: none).
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -25,6 +26,7 @@ import { readConlluFile } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { round } from "../src/eval/percent.js";
+import { MorphModel, morphSentence } from "../src/morph/morph-model.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { type EpochReport, trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
@@ -71,6 +73,7 @@ const { values } = parseArgs({
     "filter-bits": { type: "string" },
     "cascade-bits": { type: "string" },
     "pass-features": { type: "string" },
+    morph: { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -78,6 +81,11 @@ const ud = values.ud ?? process.env.VINEPARSE_UD ?? join(repo, "..", "shared", "
 const out = values.out ?? join(repo, "models", `${tb}.vpm`);
 const folds = Number(values.folds ?? 10);
 const parserEpochs = Number(values["parser-epochs"] ?? 10);
+// The lemmatizer and FEATS tagger (`vineparse morph train` with its defaults, on train's gold tags,
+// its epoch chosen on dev): "yes" (the default) or "no" for a bundle without one.
+const withMorph = (values.morph ?? "yes") === "yes";
+if (values.morph !== undefined && values.morph !== "yes" && values.morph !== "no")
+  throw new Error("--morph must be yes or no");
 const limit = Number(values["train-limit"] ?? 0);
 // The parser's further copies of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
 // without vectors (--noisy-copies of them); "gold" = one copy with the gold tags (the recipe before
@@ -327,9 +335,18 @@ if (tuned !== null)
     `[${elapsed()}] alpha tuned on dev: ${tuned.passes.map((p) => `${p.kind} ${p.before} → ${p.after}`).join(", ")}; dev UAS-P ${round(tuned.before)} → ${round(tuned.after)}`,
   );
 if (guard !== null) parser.cascade = parser.cascade.concat([topKFor(parser, guard.k, guard.above)]);
+const morph = withMorph
+  ? MorphModel.train(
+      trainRead.map((r) => morphSentence(r.sentence)),
+      { dev: devRead.map((r) => morphSentence(r.sentence)) },
+    )
+  : undefined;
+if (morph !== undefined)
+  log(`[${elapsed()}] morph model: ${morph.rules.size} lemma rules, ${morph.bundles.length} feature bundles`);
 writeBundle(out, {
   tagger,
   parser,
+  ...(morph === undefined ? {} : { morph }),
   info: {
     treebank: tb,
     trainSentences: trainRead.length,
@@ -363,6 +380,7 @@ writeBundle(out, {
       uasNoPunct: round(best.uasNoPunct),
       lasNoPunct: round(best.lasNoPunct),
     },
+    ...(morph === undefined ? {} : { morph: { trainedOn: "train, gold tags", dev: "epoch chosen on dev" } }),
     command: "npm run build-model",
   },
 });

@@ -21,6 +21,12 @@ test("the bundled English model parses raw text into sensible trees", () => {
   assert.equal(a.heads[i("dog")], i("see"));
   assert.equal(a.deprels[i("dog")], "obj");
   assert.equal(a.heads[i("old")], i("man"));
+  // Lemmas and FEATS from the bundle's morph model.
+  assert.equal(a.lemmas?.[i("did")], "do");
+  assert.equal(a.lemmas?.[i("n't")], "not");
+  assert.equal(a.feats?.[i("man")], "Number=Sing");
+  assert.equal(b.lemmas?.[b.forms.indexOf("barked")], "bark");
+  assert.match(b.feats?.[b.forms.indexOf("barked")] ?? "", /Tense=Past/);
 });
 
 test("vineparse parse --text uses the bundled model by default", () => {
@@ -30,7 +36,7 @@ test("vineparse parse --text uses the bundled model by default", () => {
     { encoding: "utf8" },
   );
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^# sent_id = s1\n# text = Dogs bark\.\n1\tDogs\t_\tNOUN\t/);
+  assert.match(r.stdout, /^# sent_id = s1\n# text = Dogs bark\.\n1\tDogs\tdog\tNOUN\tNNS\tNumber=Plur\t/);
 });
 
 test("vineparse tag --model accepts a pipeline bundle and uses its tagger", () => {

@@ -208,7 +208,12 @@ test("deferred arrays stay compressed until taken, then come back as readModelFi
       names.filter((k) => !later.has(k)),
     );
     assert.deepEqual(deferred.names.sort(), [...later].sort());
-    const taken = deferred.take();
+    // A part first (only the arrays asked for), then the rest.
+    const first = [...later].sort()[0]!;
+    const part = deferred.take((name) => name === first);
+    assert.deepEqual(Object.keys(part), [first]);
+    assert.deepEqual(deferred.names.sort(), [...later].filter((k) => k !== first).sort());
+    const taken = { ...part, ...deferred.take() };
     assert.deepEqual(Object.keys(taken).sort(), [...later].sort());
     for (const [k, a] of Object.entries({ ...model.arrays, ...taken })) {
       const b = whole.arrays[k]!;

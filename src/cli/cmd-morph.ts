@@ -1,6 +1,8 @@
+import { basename } from "node:path";
 import { readConlluFile, type ReadOptions, streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { formatMorph, MorphModel, morphAccuracy, morphSentence } from "../morph/morph-model.js";
+import { readBundle, writeBundle } from "../pipeline/bundle.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -8,6 +10,7 @@ import type { Command } from "./command.js";
 const usage = `usage: vineparse morph train --train T.conllu [--dev D.conllu] --out MODEL [--epochs N] [--seed S]
        vineparse morph --model MODEL --input F.conllu [--output G.conllu] [--json]
        vineparse morph eval --model MODEL --gold G.conllu [--input S.conllu] [--json]
+       vineparse morph attach --model BUNDLE --morph MODEL|none --out BUNDLE2
 
 Lemmas and morphological features. 'train' learns a lemmatizer (lemma edit rules chosen by an
 averaged perceptron, with a dictionary of the training words) and a FEATS tagger from the gold
@@ -15,7 +18,9 @@ LEMMA and FEATS columns. Without a subcommand, fills the LEMMA and FEATS columns
 from its forms, UPOS and XPOS (every other line and column is kept as it was). 'eval' scores the
 model on gold data: lemma accuracy, UFeats (the whole FEATS string), AllTags (UPOS, XPOS and FEATS),
 on all words and on words seen or unseen in training; with --input, the model reads that file's
-tags (e.g. predicted ones) instead of the gold ones.
+tags (e.g. predicted ones) instead of the gold ones. 'attach' writes a copy of a pipeline bundle
+with the morph model in it (or with none), so that 'vineparse parse' fills LEMMA and FEATS in the
+sentences it tags (see its --morph).
 
 options:
   --train FILE      training CoNLL-U
@@ -23,8 +28,9 @@ options:
   --out FILE        where to write the model
   --epochs N        training epochs (default 10)
   --seed S          shuffling seed (default 1)
-  --bits B          weight table bits (default 20)
-  --model FILE      morph model
+  --bits B          weight table bits (default 18)
+  --model FILE      morph model ('attach': the pipeline bundle)
+  --morph FILE      'attach': the morph model to put in the bundle, or none to take it out
   --input FILE      CoNLL-U to annotate ("-" = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
   --gold FILE       gold CoNLL-U for 'eval'
@@ -43,6 +49,7 @@ export const command: Command = {
   async run(args) {
     if (args[0] === "train") return train(args.slice(1));
     if (args[0] === "eval") return evaluate(args.slice(1));
+    if (args[0] === "attach") return attach(args.slice(1));
     return annotate(args);
   },
 };
@@ -61,7 +68,7 @@ async function train(args: string[]): Promise<number> {
   checkWritable(outPath);
   const epochs = numberOption("morph train", "epochs", values.epochs, 10, { min: 1, integer: true });
   const seed = numberOption("morph train", "seed", values.seed, 1, { integer: true });
-  const bits = numberOption("morph train", "bits", values.bits, 20, { min: 10, max: 26, integer: true });
+  const bits = numberOption("morph train", "bits", values.bits, 18, { min: 10, max: 26, integer: true });
   const data = load(trainPath);
   if (data.length === 0) throw new VineparseError("no-training-data", "no sentences to train on", trainPath);
   const dev = values.dev === undefined ? undefined : load(values.dev);
@@ -163,6 +170,31 @@ async function evaluate(args: string[]): Promise<number> {
       `seen   (${a.seen.words} words)  lemma ${f(a.seen.lemma)}  UFeats ${f(a.seen.ufeats)}`,
       `unseen (${a.unseen.words} words)  lemma ${f(a.unseen.lemma)}  UFeats ${f(a.unseen.ufeats)}`,
     ].join("\n") + "\n",
+  );
+  return 0;
+}
+
+async function attach(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("morph attach", args, {
+    model: { type: "string" },
+    morph: { type: "string" },
+    out: { type: "string" },
+  });
+  const bundlePath = requireOption("morph attach", "model", values.model);
+  const morphPath = requireOption("morph attach", "morph", values.morph);
+  const out = requireOption("morph attach", "out", values.out);
+  checkWritable(out);
+  const morph = morphPath === "none" ? undefined : MorphModel.load(morphPath);
+  const b = readBundle(bundlePath);
+  const { morph: _old, ...info } = b.info;
+  writeBundle(out, {
+    tagger: b.tagger,
+    parser: b.parser,
+    ...(morph === undefined ? {} : { morph }),
+    info: morph === undefined ? info : { ...info, morph: { attached: basename(morphPath) } },
+  });
+  process.stderr.write(
+    `${out}: ${morph === undefined ? "no morph model" : `morph model ${basename(morphPath)} (${morph.rules.size} lemma rules, ${morph.bundles.length} feature bundles)`}\n`,
   );
   return 0;
 }

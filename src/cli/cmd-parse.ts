@@ -43,6 +43,10 @@ options:
   --format NAME     conllu (default), tree, or json (JSON Lines: one object per sentence with its
                     id, text, words and multiword tokens; raw text adds each word's offsets)
   --retag           tag CoNLL-U input with the bundle's tagger instead of using its tags
+  --morph WHEN      where the bundle's lemmatizer and FEATS tagger fill LEMMA and FEATS: tagged
+                    (default: in the sentences the pipeline tags itself, i.e. raw text, untagged
+                    CoNLL-U and --retag), always (every sentence, from the tags it is parsed with),
+                    or never
   --prune SPEC      pruning before parsing, replacing the model's own cascade: none (exhaustive),
                     default (the model's cascade), topk[:K] (each token's K best heads by the
                     model's first-order scores), topk:K:A (the same, only in sentences keeping
@@ -73,6 +77,7 @@ options:
 function stageSeconds(times: PipelineTimes, total: number): { stage: string; seconds: number }[] {
   const stages = [
     { stage: "tagging", seconds: times.tag },
+    ...(times.morph > 0 ? [{ stage: "lemmas and features", seconds: times.morph }] : []),
     ...times.cascade.passes.map((p) => ({ stage: p.kind, seconds: p.seconds })),
     { stage: "parsing", seconds: times.parse },
     { stage: "labelling", seconds: times.label },
@@ -269,6 +274,7 @@ export const command: Command = {
         output: { type: "string" },
         format: { type: "string" },
         retag: { type: "boolean" },
+        morph: { type: "string" },
         prune: { type: "string" },
         alpha: { type: "string" },
         "newline-breaks": { type: "boolean" },
@@ -314,6 +320,13 @@ export const command: Command = {
         "parse: give exactly one of --input FILE, --text TEXT or --raw (see --help)",
       );
     }
+    const morph = choiceOption(
+      "parse",
+      "morph",
+      values.morph,
+      ["tagged", "always", "never"] as const,
+      "tagged",
+    );
     const threads = numberOption("parse", "threads", values.threads, 1, { integer: true, min: 1 });
     checkWritable(values.output ?? "-");
     // The old generation may grow by half its live size between full collections, instead of the
@@ -336,6 +349,7 @@ export const command: Command = {
         tagAll: raw || values.retag === true,
         timing: values.timing === true,
         format,
+        morph,
       };
       const blocks: AsyncIterable<{ cs: ConlluSentence[]; spans: number[][] | null }> = raw
         ? textBlocks(values.text !== undefined ? [values.text] : readUtf8Chunks(rawPath ?? "-"), {
@@ -355,6 +369,7 @@ export const command: Command = {
     if (values.alpha !== undefined)
       setCascadeAlphas(pipeline.cascade, alphaListOption("parse", "alpha", values.alpha));
     if (values.timing === true) pipeline.times = pipelineTimes();
+    pipeline.morphMode = morph;
     const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
     if (!pipeline.hasTagger && (raw || values.retag === true)) throw noTaggerError(values.model);
     const out = new AtomicWriter(values.output ?? "-");

@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import type { ConlluSentence } from "../conllu/types.js";
 import { VineparseError } from "../errors.js";
-import type { PipelineTimes } from "../pipeline/pipeline.js";
+import type { MorphMode, PipelineTimes } from "../pipeline/pipeline.js";
 
 /** What every worker loads and how it writes sentences out (as `vineparse parse` would itself). */
 export interface ParseWorkerSetup {
@@ -17,6 +17,8 @@ export interface ParseWorkerSetup {
   timing: boolean;
   /** Output format. */
   format: "conllu" | "tree" | "json";
+  /** `--morph`: where the bundle's morph model fills LEMMA and FEATS. */
+  morph: MorphMode;
 }
 
 /** A block as a worker returns it: its sentences rendered, and what the summary counts. */
@@ -158,6 +160,7 @@ export class ParseWorkerPool {
     const sum = all[0]!;
     for (const t of all.slice(1)) {
       sum.tag += t.tag;
+      sum.morph += t.morph;
       sum.parse += t.parse;
       sum.label += t.label;
       t.cascade.passes.forEach((p, i) => {

@@ -34,6 +34,7 @@ try {
   if (setup.prune !== undefined) pipeline.cascade = resolvePruneSpec(setup.prune, pipeline.parser);
   if (setup.alpha !== undefined) setCascadeAlphas(pipeline.cascade, setup.alpha);
   if (setup.timing) pipeline.times = pipelineTimes();
+  pipeline.morphMode = setup.morph;
   if (setup.tagAll && !pipeline.hasTagger) throw noTaggerError(setup.model);
   const render: (a: AnnotatedSentence) => string =
     setup.format === "tree" ? toTreeText : setup.format === "json" ? toJsonLine : toConllu;

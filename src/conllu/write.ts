@@ -1,4 +1,4 @@
-import { type ConlluSentence, DEPREL, HEAD, UPOS, XPOS } from "./types.js";
+import { type ConlluSentence, DEPREL, FEATS, HEAD, LEMMA, UPOS, XPOS } from "./types.js";
 
 /** Annotation to write over a sentence's basic words (index i = word i; index 0 unused). */
 export interface Annotation {
@@ -6,6 +6,8 @@ export interface Annotation {
   deprels?: ArrayLike<string>;
   upos?: ArrayLike<string>;
   xpos?: ArrayLike<string>;
+  lemmas?: ArrayLike<string>;
+  feats?: ArrayLike<string>;
 }
 
 /**
@@ -21,6 +23,8 @@ export function formatSentence(s: ConlluSentence, ann?: Annotation): string {
     if (ann.deprels !== undefined) cols[DEPREL] = ann.deprels[i]!;
     if (ann.upos !== undefined) cols[UPOS] = ann.upos[i]!;
     if (ann.xpos !== undefined) cols[XPOS] = ann.xpos[i]!;
+    if (ann.lemmas !== undefined) cols[LEMMA] = ann.lemmas[i]!;
+    if (ann.feats !== undefined) cols[FEATS] = ann.feats[i]!;
     out[s.wordLine[i - 1]!] = cols.join("\t");
   }
   return out.join("\n") + "\n\n";

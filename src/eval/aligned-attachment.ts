@@ -11,6 +11,10 @@ export interface SpannedWords {
   deprels: string[];
   /** Gold only: whether the word is punctuation (UPOS PUNCT), for the punctuation-free scores. */
   punct?: boolean[];
+  /** UPOS, lemma and FEATS of each word, when known (scored where gold and system both have them). */
+  upos?: string[];
+  lemmas?: string[];
+  feats?: string[];
 }
 
 /** F1-style attachment scores for system output whose words may differ from the gold words. */
@@ -28,6 +32,13 @@ export interface AlignedScores {
   /** UAS/LAS recall over non-punctuation gold words (only aligned words can be right). */
   uasNoPunct: number;
   lasNoPunct: number;
+  /**
+   * Aligned words with the gold UPOS, lemma, FEATS, as F1 over all gold and system words (CoNLL 2018's
+   * UPOS, Lemmas, UFeats); null when no document had them on both sides.
+   */
+  uposF1: number | null;
+  lemmasF1: number | null;
+  ufeatsF1: number | null;
 }
 
 /**
@@ -44,6 +55,8 @@ export class AlignedAttachmentEvaluator {
   private gNp = 0;
   private uNp = 0;
   private lNp = 0;
+  /** Correct UPOS, lemmas, FEATS; -1 until a document has them on both sides. */
+  private tags = [-1, -1, -1];
 
   /** Adds one document: its text, the gold words and the system words (both with spans into `text`). */
   add(text: string, gold: SpannedWords, sys: SpannedWords): void {
@@ -60,6 +73,17 @@ export class AlignedAttachmentEvaluator {
     }
     this.g += ng;
     this.s += ns;
+    const sides = [
+      [gold.upos, sys.upos],
+      [gold.lemmas, sys.lemmas],
+      [gold.feats, sys.feats],
+    ] as const;
+    sides.forEach(([g, s], k) => {
+      if (g === undefined || s === undefined) return;
+      let c = 0;
+      for (let i = 0; i < ng; i++) if (align[i]! >= 0 && g[i] === s[align[i]!]) c++;
+      this.tags[k] = Math.max(0, this.tags[k]!) + c;
+    });
     for (let i = 0; i < ng; i++) {
       const np = gold.punct === undefined || !gold.punct[i];
       if (np) this.gNp++;
@@ -94,6 +118,9 @@ export class AlignedAttachmentEvaluator {
       lasF1: f1(this.l),
       uasNoPunct: percent(this.uNp, this.gNp),
       lasNoPunct: percent(this.lNp, this.gNp),
+      uposF1: this.tags[0]! < 0 ? null : f1(this.tags[0]!),
+      lemmasF1: this.tags[1]! < 0 ? null : f1(this.tags[1]!),
+      ufeatsF1: this.tags[2]! < 0 ? null : f1(this.tags[2]!),
     };
   }
 }

@@ -380,19 +380,24 @@ export class DeferredArrays {
   }
 
   /**
-   * Decodes the arrays (each as `readModelFile` would) and hands them over: this object keeps
-   * nothing, so a second call returns no arrays.
+   * Decodes the arrays `select` names (default: all; each as `readModelFile` would) and hands them
+   * over: this object keeps nothing of them, so asking again for the same arrays returns none.
    */
-  take(): Record<string, ModelArray> {
-    const arrays = this.decoded;
+  take(select: (name: string) => boolean = () => true): Record<string, ModelArray> {
+    const arrays: Record<string, ModelArray> = {};
+    for (const [name, a] of Object.entries(this.decoded))
+      if (select(name)) {
+        arrays[name] = a;
+        delete this.decoded[name];
+      }
+    const taken = this.streams.filter((d) => select(d.entry.name));
+    this.streams = this.streams.filter((d) => !select(d.entry.name));
     const scratch = segmentScratch(
-      this.streams.map((d) => d.entry),
+      taken.map((d) => d.entry),
       this.segmentBytes,
     );
-    for (const { entry, stream } of this.streams)
+    for (const { entry, stream } of taken)
       arrays[entry.name] = decodeArray(stream, entry, this.segmentBytes, scratch, this.file, this.inflater);
-    this.streams = [];
-    this.decoded = {};
     return arrays;
   }
 }

@@ -98,13 +98,42 @@ export function parseRuleKey(key: string): EditRule {
 }
 
 /**
- * A set of rules indexed for finding those applicable to a form quickly: rules are grouped by
- * (casing, stripped suffix), so a form looks up each of its suffixes under each casing.
+ * Whether `rule` applies to `f`, the form already under the rule's casing, giving a non-empty lemma
+ * (what `applyRule` checks, without building the lemma).
+ */
+function appliesCased(rule: EditRule, f: string): boolean {
+  const p = rule.stripPrefix.length;
+  const s = rule.stripSuffix.length;
+  if (p + s > f.length || !f.startsWith(rule.stripPrefix) || !f.endsWith(rule.stripSuffix)) return false;
+  return rule.addPrefix.length + f.length - p - s + rule.addSuffix.length > 0;
+}
+
+/** Hash of the last k code units of s, extended one unit at a time from the end (k = 0: the seed). */
+function suffixStep(h: number, code: number): number {
+  return Math.imul(h ^ code, 0x01000193) | 0;
+}
+const SUFFIX_SEED = 0x811c9dc5 | 0;
+
+/** Hash of a whole suffix, as `suffixStep` builds it from the end. */
+function suffixHash(suffix: string): number {
+  let h = SUFFIX_SEED;
+  for (let i = suffix.length - 1; i >= 0; i--) h = suffixStep(h, suffix.charCodeAt(i));
+  return h;
+}
+
+/**
+ * A set of rules indexed for finding those applicable to a form quickly: rules are grouped by casing
+ * and by a hash of their stripped suffix, so a form looks up each of its suffixes (as long as the
+ * longest stripped suffix at most) under each casing without building a string; a group's rules are
+ * then checked against the form.
  */
 export class RuleSet {
   readonly rules: EditRule[] = [];
   private readonly ids = new Map<string, number>();
-  private readonly bySuffix = new Map<string, number[]>();
+  /** Per casing: suffix hash → rule ids. */
+  private readonly bySuffix = CASINGS.map(() => new Map<number, number[]>());
+  /** Per casing: the longest stripped suffix. */
+  private readonly longest = CASINGS.map(() => 0);
 
   /** Id of a rule, adding it if new. */
   add(r: EditRule): number {
@@ -114,10 +143,12 @@ export class RuleSet {
       id = this.rules.length;
       this.rules.push(r);
       this.ids.set(k, id);
-      const g = `${r.casing}\t${r.stripSuffix}`;
-      const list = this.bySuffix.get(g);
-      if (list === undefined) this.bySuffix.set(g, [id]);
+      const table = this.bySuffix[r.casing]!;
+      const h = suffixHash(r.stripSuffix);
+      const list = table.get(h);
+      if (list === undefined) table.set(h, [id]);
       else list.push(id);
+      if (r.stripSuffix.length > this.longest[r.casing]!) this.longest[r.casing] = r.stripSuffix.length;
     }
     return id;
   }
@@ -136,12 +167,18 @@ export class RuleSet {
     let n = 0;
     for (let c = 0; c < CASINGS.length; c++) {
       const f = applyCasing(form, c);
-      for (let k = 0; k <= f.length; k++) {
-        const list = this.bySuffix.get(`${c}\t${f.slice(f.length - k)}`);
+      const table = this.bySuffix[c]!;
+      const last = Math.min(f.length, this.longest[c]!);
+      let h = SUFFIX_SEED;
+      for (let k = 0; k <= last; k++) {
+        if (k > 0) h = suffixStep(h, f.charCodeAt(f.length - k));
+        const list = table.get(h);
         if (list === undefined) continue;
         for (const id of list) {
           if (n >= out.length) break;
-          if (applyRule(this.rules[id]!, form) !== null) out[n++] = id;
+          const r = this.rules[id]!;
+          // A hash match is checked: the rule's suffix must have this length (and match, in appliesCased).
+          if (r.stripSuffix.length === k && appliesCased(r, f)) out[n++] = id;
         }
       }
     }

@@ -52,7 +52,7 @@ export function morphSentence(s: ConlluSentence): MorphSentence {
 export interface MorphTrainOptions {
   /** Training epochs (default 10); the best epoch on `dev` is kept, each model separately. */
   epochs?: number;
-  /** Hash table bits of each weight table (default 20). */
+  /** Hash table bits of each weight table (default 18). */
   bits?: number;
   /** Shuffling seed (default 1). */
   seed?: number;
@@ -76,9 +76,10 @@ function hasLemma(form: string, lemma: string): boolean {
 /** A trained lemmatizer and FEATS tagger. */
 export class MorphModel {
   private readonly mask: number;
-  private readonly seenForms = new Set<string>();
-  /** UPOS → form → the dictionary's lemma (the `dictionary` rule applied). */
-  private readonly known = new Map<string, Map<string, string>>();
+  /** UPOS → form → the rule of its most frequent training lemma (the dictionary, looked up without building a key). */
+  private readonly known = new Map<string, Map<string, number>>();
+  /** Forms seen in training (made when `seen` is first asked). */
+  private seenForms: Set<string> | null = null;
   /** Lemmas of words the dictionary lacks, by form, UPOS and XPOS (they depend on nothing else). */
   private readonly guessed = new Map<string, string>();
   private readonly rows = new Int32Array(MAX_MORPH_FEATURES);
@@ -89,8 +90,8 @@ export class MorphModel {
 
   constructor(
     readonly rules: RuleSet,
-    /** (form, UPOS) → rule id giving the most frequent training lemma. */
-    readonly dictionary: Map<string, number>,
+    /** (form + "\u0001" + UPOS, rule id giving its most frequent training lemma) pairs. */
+    dictionary: Iterable<readonly [string, number]>,
     readonly bundles: string[],
     /** UPOS → ids of the bundles seen with it (ascending). */
     readonly uposBundles: Map<string, Int32Array>,
@@ -103,21 +104,28 @@ export class MorphModel {
     this.mask = (1 << bits) - 1;
     for (const [k, r] of dictionary) {
       const cut = k.lastIndexOf("\u0001");
-      const form = k.slice(0, cut);
       const upos = k.slice(cut + 1);
-      this.seenForms.add(form);
-      const lemma = applyRule(rules.rules[r]!, form);
-      if (lemma === null) continue;
       let m = this.known.get(upos);
       if (m === undefined) this.known.set(upos, (m = new Map()));
-      m.set(form, lemma);
+      m.set(k.slice(0, cut), r);
     }
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     this.allBundles = Int32Array.from(bundles.keys());
   }
 
+  /** The dictionary: (form + "\u0001" + UPOS) → rule id of the most frequent training lemma (a new map). */
+  get dictionary(): Map<string, number> {
+    const d = new Map<string, number>();
+    for (const [upos, m] of this.known) for (const [form, r] of m) d.set(dictKey(form, upos), r);
+    return d;
+  }
+
   /** Whether the form was seen in training (with any UPOS). */
   seen(form: string): boolean {
+    if (this.seenForms === null) {
+      this.seenForms = new Set();
+      for (const m of this.known.values()) for (const f of m.keys()) this.seenForms.add(f);
+    }
     return this.seenForms.has(form);
   }
 
@@ -151,7 +159,10 @@ export class MorphModel {
     if (form.length === 0) return "_";
     const upos = x.upos[i]!;
     const d = this.known.get(upos)?.get(form);
-    if (d !== undefined) return d;
+    if (d !== undefined) {
+      const l = applyRule(this.rules.rules[d]!, form);
+      if (l !== null) return l;
+    }
     const key = form + "\u0001" + upos + "\u0001" + x.xpos[i]!;
     const cached = this.guessed.get(key);
     if (cached !== undefined) return cached;
@@ -180,7 +191,7 @@ export class MorphModel {
   /** Trains both models on gold lemmas and FEATS. */
   static train(train: readonly MorphSentence[], opts: MorphTrainOptions = {}): MorphModel {
     const epochs = opts.epochs ?? 10;
-    const bits = opts.bits ?? 20;
+    const bits = opts.bits ?? 18;
     const rules = new RuleSet();
     rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     const counts = new Map<string, Map<number, number>>();
@@ -317,7 +328,8 @@ export class MorphModel {
   toModelData(): ModelData {
     const l = packInt16({ weights: this.lemmaWeights, scale: 1 });
     const f = packInt16({ weights: this.featsWeights, scale: 1 });
-    const keys = [...this.dictionary.keys()];
+    const dictionary = this.dictionary;
+    const keys = [...dictionary.keys()];
     const uposBundles: Record<string, number[]> = {};
     for (const [u, ids] of this.uposBundles) uposBundles[u] = [...ids];
     return {
@@ -331,7 +343,7 @@ export class MorphModel {
         dictionaryKeys: keys,
       },
       arrays: {
-        dictionaryRules: Int32Array.from(keys.map((k) => this.dictionary.get(k)!)),
+        dictionaryRules: Int32Array.from(keys.map((k) => dictionary.get(k)!)),
         lemmaDelta: l.delta,
         lemmaValue: l.value,
         featsDelta: f.delta,
@@ -375,11 +387,9 @@ export class MorphModel {
       };
       const dr = arr("dictionaryRules", Int32Array) as Int32Array;
       if (dr.length !== keys.length) throw new Error("dictionary arrays differ in length");
-      const dictionary = new Map<string, number>();
-      for (let i = 0; i < keys.length; i++) {
+      for (let i = 0; i < keys.length; i++)
         if (dr[i]! < 0 || dr[i]! >= rules.size) throw new Error("dictionary rule out of range");
-        dictionary.set(keys[i]!, dr[i]!);
-      }
+      const dictionary = keys.map((k, i) => [k, dr[i]!] as const);
       const ub = meta.uposBundles;
       if (typeof ub !== "object" || ub === null) throw new Error("bad uposBundles");
       const uposBundles = new Map<string, Int32Array>();

@@ -8,17 +8,26 @@ import {
 } from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
+import { MorphModel } from "../morph/morph-model.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
 
-/** Model-file kind of a pipeline bundle (tagger + parser in one file). */
+/** Model-file kind of a pipeline bundle (tagger + parser in one file, and optionally a morph model). */
 export const BUNDLE_KIND = "pipeline";
 
 /** A tagger and a parser that belong together, with a description of how they were built. */
 export interface Bundle {
   tagger: Tagger;
   parser: DependencyParser;
+  /** Lemmatizer and FEATS tagger (absent from bundles made without one). */
+  morph?: MorphModel;
   /** Free-form provenance (treebank, commands, seed, dev scores). */
   info: Record<string, unknown>;
+}
+
+/** A part of a bundle as its metadata records it. */
+interface BundlePart {
+  kind: string;
+  meta: unknown;
 }
 
 function embed(prefix: string, m: ModelData, arrays: ModelData["arrays"]): { kind: string; meta: unknown } {
@@ -33,12 +42,13 @@ function extract(prefix: string, m: ModelData, part: { kind: string; meta: unkno
   return { kind: part.kind, meta: part.meta as Record<string, unknown>, arrays };
 }
 
-/** The model-file content of a bundle: both models' arrays under "tagger/" and "parser/" prefixes. */
+/** The model-file content of a bundle: each model's arrays under "tagger/", "parser/" and "morph/". */
 export function bundleToModelData(b: Bundle): ModelData {
   const arrays: ModelData["arrays"] = {};
   const tagger = embed("tagger", b.tagger.toModelData(), arrays);
   const parser = embed("parser", b.parser.toModelData(), arrays);
-  return { kind: BUNDLE_KIND, meta: { info: b.info, tagger, parser }, arrays };
+  const morph = b.morph === undefined ? {} : { morph: embed("morph", b.morph.toModelData(), arrays) };
+  return { kind: BUNDLE_KIND, meta: { info: b.info, tagger, parser, ...morph }, arrays };
 }
 
 /** Writes a bundle atomically. */
@@ -52,18 +62,20 @@ function bundleParts(
   path: string,
 ): {
   info?: Record<string, unknown>;
-  tagger: { kind: string; meta: unknown };
-  parser: { kind: string; meta: unknown };
+  tagger: BundlePart;
+  parser: BundlePart;
+  morph?: BundlePart;
 } {
   const meta = m.meta as {
     info?: Record<string, unknown>;
-    tagger?: { kind: string; meta: unknown };
-    parser?: { kind: string; meta: unknown };
+    tagger?: BundlePart;
+    parser?: BundlePart;
+    morph?: BundlePart;
   };
   if (meta.tagger === undefined || meta.parser === undefined) {
     throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
   }
-  return { info: meta.info, tagger: meta.tagger, parser: meta.parser };
+  return { info: meta.info, tagger: meta.tagger, parser: meta.parser, morph: meta.morph };
 }
 
 /** Rebuilds a bundle from decoded model-file content. */
@@ -72,59 +84,74 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
   return fromModelContent(path, () => ({
     tagger: Tagger.fromModelData(extract("tagger", m, parts.tagger), path),
     parser: parserFromModel(extract("parser", m, parts.parser), path),
+    ...(parts.morph === undefined
+      ? {}
+      : { morph: MorphModel.fromModelData(extract("morph", m, parts.morph), path) }),
     info: parts.info ?? {},
   }));
 }
 
-/** Whether a model-file array belongs to a bundle's tagger (what `loadPipeline` leaves compressed). */
-export function isTaggerArray(name: string): boolean {
-  return name.startsWith("tagger/");
+/**
+ * Whether a model-file array belongs to a bundle's tagger or morph model: what `loadPipeline` leaves
+ * compressed until the part is first needed.
+ */
+export function isDeferredArray(name: string): boolean {
+  return name.startsWith("tagger/") || name.startsWith("morph/");
 }
 
 /**
- * A bundle's parser, built now, and its tagger, built when first asked for: from `m`, whose tagger
- * arrays may be left in `deferred` (see `readModelFileDeferring`; null: none are). Until then only the tagger's
- * compressed arrays and its metadata are held, not its tables (about 11 MiB for the bundled English
- * model's, which parsing tagged CoNLL-U never reads). A damaged tagger is reported when it is built.
+ * A bundle's parser, built now, and its tagger and morph model (null: the bundle has none), each
+ * built when first asked for: from `m`, whose tagger and morph arrays may be left in `deferred`
+ * (see `readModelFileDeferring`; null: none are). Until then only their compressed arrays and
+ * metadata are held, not their tables (about 11 MiB for the bundled English model's tagger, which
+ * parsing tagged CoNLL-U never reads). A damaged part is reported when it is built.
  */
 export function lazyBundleFromModelData(
   m: ModelData,
   deferred: DeferredArrays | null,
   path: string,
-): { parser: DependencyParser; tagger: () => Tagger } {
+): { parser: DependencyParser; tagger: () => Tagger; morph: (() => MorphModel) | null } {
   const parts = bundleParts(m, path);
-  const stored: ModelData["arrays"] = {};
-  for (const [k, v] of Object.entries(m.arrays)) if (isTaggerArray(k)) stored[k] = v;
   const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, parts.parser), path));
-  return { parser, tagger: taggerWhenAsked(stored, deferred, parts.tagger, path) };
+  const tagger = partWhenAsked("tagger", m, deferred, parts.tagger, path, Tagger.fromModelData);
+  const morph =
+    parts.morph === undefined
+      ? null
+      : partWhenAsked("morph", m, deferred, parts.morph, path, MorphModel.fromModelData);
+  return { parser, tagger, morph };
 }
 
 /**
- * The function that builds a bundle's tagger from its arrays (`stored`, and `deferred` until then
- * compressed) the first time it is called. Made apart from `m`: a function made in the same scope
- * would keep `m` and every array in it (the parser's stored forms too, 6 MiB for the bundled
- * model's) as long as the tagger is not built. Built once; a failure is kept too, so that asking
- * again gives the same error.
+ * The function that builds the bundle part under `prefix` from its arrays (those of `m`, and those
+ * `deferred` holds compressed until then) the first time it is called. The arrays are picked out of
+ * `m` here, and the function is made apart from the caller's scope: one made there would keep `m`
+ * and every array in it (the parser's stored forms too, 6 MiB for the bundled model's) as long as
+ * the part is not built. Built once; a failure is kept too, so that asking again gives the same error.
  */
-function taggerWhenAsked(
-  stored: ModelData["arrays"],
+function partWhenAsked<T>(
+  prefix: string,
+  m: ModelData,
   deferred: DeferredArrays | null,
-  part: { kind: string; meta: unknown },
+  part: BundlePart,
   path: string,
-): () => Tagger {
-  let built: { tagger: Tagger } | { error: unknown } | null = null;
+  build: (own: ModelData, path: string) => T,
+): () => T {
+  const mine = (name: string) => name.startsWith(`${prefix}/`);
+  const stored: ModelData["arrays"] = {};
+  for (const [k, v] of Object.entries(m.arrays)) if (mine(k)) stored[k] = v;
+  let built: { value: T } | { error: unknown } | null = null;
   return () => {
     built ??= (() => {
       try {
-        const arrays = { ...stored, ...deferred?.take() };
-        const own = extract("tagger", { kind: BUNDLE_KIND, meta: {}, arrays }, part);
-        return { tagger: fromModelContent(path, () => Tagger.fromModelData(own, path)) };
+        const arrays = { ...stored, ...deferred?.take(mine) };
+        const own = extract(prefix, { kind: BUNDLE_KIND, meta: {}, arrays }, part);
+        return { value: fromModelContent(path, () => build(own, path)) };
       } catch (error) {
         return { error };
       }
     })();
     if ("error" in built) throw built.error;
-    return built.tagger;
+    return built.value;
   };
 }
 

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
 import { readModelFileDeferring } from "../model/model-file.js";
-import { isTaggerArray } from "./bundle.js";
+import { isDeferredArray } from "./bundle.js";
 import { pipelineFromModel } from "./from-model.js";
 import type { Pipeline } from "./pipeline.js";
 
@@ -34,6 +34,6 @@ export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
     );
   }
   const lazy = opts.lazyTagger ?? true;
-  const { model: m, deferred } = readModelFileDeferring(p, undefined, lazy ? isTaggerArray : undefined);
+  const { model: m, deferred } = readModelFileDeferring(p, undefined, lazy ? isDeferredArray : undefined);
   return pipelineFromModel(m, p, deferred, lazy);
 }

@@ -6,6 +6,7 @@ import { type BlockTimes, blockTimes, parseBlock } from "../parser/pruned-parse.
 import type { DependencyParser, ParseResult } from "../parser/types.js";
 import type { PruningCascade } from "../prune/cascade.js";
 import { ArcMask } from "../mask/arc-mask.js";
+import type { MorphModel } from "../morph/morph-model.js";
 import type { Tagger } from "../tagger/tagger.js";
 import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
@@ -21,6 +22,9 @@ export interface AnnotatedSentence {
   xpos: string[];
   heads: Int32Array;
   deprels: string[];
+  /** Lemmas and FEATS from the pipeline's morph model, when it ran on the sentence (see `Pipeline.morphMode`). */
+  lemmas?: string[];
+  feats?: string[];
   /** True if the decoder fell back because a mask left no tree. */
   fallback: boolean;
   /** From raw text only: [start, end) offsets of each word in the input text, flattened. */
@@ -49,12 +53,21 @@ export interface TextOptions extends SegmentOptions {
 export interface PipelineTimes extends BlockTimes {
   /** Tagging (and gathering each sentence's words and tags). */
   tag: number;
+  /** Lemmas and FEATS. */
+  morph: number;
 }
 
 /** A `PipelineTimes` at zero. */
 export function pipelineTimes(): PipelineTimes {
-  return { ...blockTimes(), tag: 0 };
+  return { ...blockTimes(), tag: 0, morph: 0 };
 }
+
+/**
+ * When a pipeline's morph model fills LEMMA and FEATS: "tagged" (the default) for the sentences the
+ * pipeline tags itself (raw text, CoNLL-U without tags, retagging), keeping those of CoNLL-U read
+ * with its tags; "always" for every sentence; "never".
+ */
+export type MorphMode = "tagged" | "always" | "never";
 
 /**
  * Interned forms after which a pipeline starts a fresh vocabulary (`Pipeline.maxForms`): a few MiB of
@@ -72,6 +85,10 @@ export class Pipeline {
   private count = 0;
   private built: Tagger | null;
   private makeTagger: (() => Tagger) | null;
+  private morphBuilt: MorphModel | null;
+  private makeMorph: (() => MorphModel) | null;
+  /** When the morph model (if any) fills LEMMA and FEATS (see `MorphMode`). */
+  morphMode: MorphMode = "tagged";
   /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
   cascade: PruningCascade;
   /** When set, `annotateEach` (and `annotateBlock`, `parseText`) add each stage's seconds to it. */
@@ -81,16 +98,34 @@ export class Pipeline {
 
   /**
    * `tagger` may be a function that builds it, called when the tagger is first needed (input to tag),
-   * so that a pipeline given tagged input never holds the tagger's tables.
+   * so that a pipeline given tagged input never holds the tagger's tables; so may `morph`, the
+   * lemmatizer and FEATS tagger (null: none).
    */
   constructor(
     tagger: Tagger | (() => Tagger) | null,
     readonly parser: DependencyParser,
     cascade?: PruningCascade,
+    morph: MorphModel | (() => MorphModel) | null = null,
   ) {
     this.built = typeof tagger === "function" ? null : tagger;
     this.makeTagger = typeof tagger === "function" ? tagger : null;
+    this.morphBuilt = typeof morph === "function" ? null : morph;
+    this.makeMorph = typeof morph === "function" ? morph : null;
     this.cascade = cascade ?? parser.cascade;
+  }
+
+  /** The morph model (null: none), built now if it was given as a function and not built yet. */
+  get morph(): MorphModel | null {
+    if (this.makeMorph !== null) {
+      this.morphBuilt = this.makeMorph();
+      this.makeMorph = null;
+    }
+    return this.morphBuilt;
+  }
+
+  /** Whether the pipeline has a morph model (built or not yet). */
+  get hasMorph(): boolean {
+    return this.morphBuilt !== null || this.makeMorph !== null;
   }
 
   /** The tagger (null: none), built now if it was given as a function and not built yet. */
@@ -119,6 +154,7 @@ export class Pipeline {
   annotate(c: ConlluSentence, retag = false, mask?: ArcMask | null): AnnotatedSentence {
     if (mask === undefined) return this.annotateBlock([c], retag)[0]!;
     const w = this.words(c, retag);
+    this.addMorph(w);
     this.freshVocab();
     const s = sentenceFromWords(w.forms, w.upos, w.xpos, this.vocab);
     return this.assemble(c, w, this.parser.parse(s, this.vocab, mask));
@@ -145,7 +181,12 @@ export class Pipeline {
     const times = this.times;
     const t0 = times === null ? 0 : performance.now();
     const words: (Words | undefined)[] = cs.map((c) => this.words(c!, retag));
-    if (times !== null) times.tag += (performance.now() - t0) / 1000;
+    const t1 = times === null ? 0 : performance.now();
+    if (times !== null) times.tag += (t1 - t0) / 1000;
+    if (this.morphMode !== "never" && this.hasMorph) {
+      for (const w of words) this.addMorph(w!);
+      if (times !== null) times.morph += (performance.now() - t1) / 1000;
+    }
     this.freshVocab();
     const results: (ParseResult | undefined)[] = parseBlock(
       this.parser,
@@ -205,6 +246,7 @@ export class Pipeline {
     let upos = new Array<string>(n);
     let xpos = new Array<string>(n);
     let untagged = false;
+    let tagged = false;
     for (let i = 0; i < n; i++) {
       const w = c.words[i]!;
       forms[i] = w[FORM]!;
@@ -218,8 +260,20 @@ export class Pipeline {
       const t = tagger.tag(forms);
       upos = t.upos;
       xpos = t.xpos;
+      tagged = true;
     }
-    return { forms, upos, xpos };
+    return { forms, upos, xpos, tagged, lemmas: null, feats: null };
+  }
+
+  /** Lemmas and FEATS of a sentence's words, if the morph mode asks for them there. */
+  private addMorph(w: Words): void {
+    const mode = this.morphMode;
+    if (mode === "never" || (mode === "tagged" && !w.tagged)) return;
+    const morph = this.morph;
+    if (morph === null) return;
+    const r = morph.predict({ words: w.forms, upos: w.upos, xpos: w.xpos });
+    w.lemmas = r.lemmas;
+    w.feats = r.feats;
   }
 
   /**
@@ -240,7 +294,7 @@ export class Pipeline {
     const deprels = new Array<string>(n + 1);
     deprels[0] = "";
     for (let m = 1; m <= n; m++) deprels[m] = labels[r.labels[m]!]!;
-    return {
+    const a: AnnotatedSentence = {
       conllu: c,
       forms: ["", ...w.forms],
       upos: ["", ...w.upos],
@@ -249,19 +303,33 @@ export class Pipeline {
       deprels,
       fallback: r.fallback,
     };
+    if (w.lemmas !== null) a.lemmas = ["", ...w.lemmas];
+    if (w.feats !== null) a.feats = ["", ...w.feats];
+    return a;
   }
 }
 
-/** A sentence's forms and tags (0-based). */
+/** A sentence's forms and tags (0-based), and its lemmas and FEATS once the morph model ran. */
 interface Words {
   forms: string[];
   upos: string[];
   xpos: string[];
+  /** Whether the tags are the tagger's. */
+  tagged: boolean;
+  lemmas: string[] | null;
+  feats: string[] | null;
 }
 
-/** CoNLL-U of an annotated sentence (tags, heads and relations written into the block). */
+/** CoNLL-U of an annotated sentence (tags, lemmas and FEATS if made, heads and relations written into the block). */
 export function toConllu(a: AnnotatedSentence): string {
-  return formatSentence(a.conllu, { upos: a.upos, xpos: a.xpos, heads: a.heads, deprels: a.deprels });
+  return formatSentence(a.conllu, {
+    upos: a.upos,
+    xpos: a.xpos,
+    heads: a.heads,
+    deprels: a.deprels,
+    ...(a.lemmas === undefined ? {} : { lemmas: a.lemmas }),
+    ...(a.feats === undefined ? {} : { feats: a.feats }),
+  });
 }
 
 /** One word of `toJsonLine`'s output; absent CoNLL-U values ("_") are null. */
@@ -316,10 +384,10 @@ export function toJson(a: AnnotatedSentence): JsonSentence {
     const word: JsonWord = {
       id: i,
       form: w[FORM]!,
-      lemma: value(w[LEMMA]),
+      lemma: value(a.lemmas?.[i] ?? w[LEMMA]),
       upos: value(a.upos[i]),
       xpos: value(a.xpos[i]),
-      feats: value(w[FEATS]),
+      feats: value(a.feats?.[i] ?? w[FEATS]),
       head: a.heads[i]!,
       deprel: a.deprels[i]!,
       misc: value(w[MISC]),
