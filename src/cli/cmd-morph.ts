@@ -28,7 +28,7 @@ options:
   --out FILE        where to write the model
   --epochs N        training epochs (default 10)
   --seed S          shuffling seed (default 1)
-  --bits B          weight table bits (default 18)
+  --bits B          weight table bits (default 20)
   --model FILE      morph model ('attach': the pipeline bundle)
   --morph FILE      'attach': the morph model to put in the bundle, or none to take it out
   --input FILE      CoNLL-U to annotate ("-" = stdin)
@@ -68,7 +68,7 @@ async function train(args: string[]): Promise<number> {
   checkWritable(outPath);
   const epochs = numberOption("morph train", "epochs", values.epochs, 10, { min: 1, integer: true });
   const seed = numberOption("morph train", "seed", values.seed, 1, { integer: true });
-  const bits = numberOption("morph train", "bits", values.bits, 18, { min: 10, max: 26, integer: true });
+  const bits = numberOption("morph train", "bits", values.bits, 20, { min: 10, max: 26, integer: true });
   const data = load(trainPath);
   if (data.length === 0) throw new VineparseError("no-training-data", "no sentences to train on", trainPath);
   const dev = values.dev === undefined ? undefined : load(values.dev);

@@ -52,7 +52,7 @@ export function morphSentence(s: ConlluSentence): MorphSentence {
 export interface MorphTrainOptions {
   /** Training epochs (default 10); the best epoch on `dev` is kept, each model separately. */
   epochs?: number;
-  /** Hash table bits of each weight table (default 18). */
+  /** Hash table bits of each weight table (default 20). */
   bits?: number;
   /** Shuffling seed (default 1). */
   seed?: number;
@@ -191,7 +191,7 @@ export class MorphModel {
   /** Trains both models on gold lemmas and FEATS. */
   static train(train: readonly MorphSentence[], opts: MorphTrainOptions = {}): MorphModel {
     const epochs = opts.epochs ?? 10;
-    const bits = opts.bits ?? 18;
+    const bits = opts.bits ?? 20;
     const rules = new RuleSet();
     rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     const counts = new Map<string, Map<number, number>>();
