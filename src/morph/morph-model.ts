@@ -78,6 +78,9 @@ export class MorphModel {
   private readonly mask: number;
   /** UPOS → form → the rule of its most frequent training lemma (the dictionary, looked up without building a key). */
   private readonly known = new Map<string, Map<string, number>>();
+  /** Per dictionary entry (the numbers `known` maps to): its rule, and its lemma once looked up. */
+  private readonly entryRule: Int32Array;
+  private readonly entryLemma: (string | null)[] = [];
   /** Forms seen in training (made when `seen` is first asked). */
   private seenForms: Set<string> | null = null;
   /** Lemmas of words the dictionary lacks, by form, UPOS and XPOS (they depend on nothing else). */
@@ -102,13 +105,17 @@ export class MorphModel {
     readonly featsWeights: Int16Array,
   ) {
     this.mask = (1 << bits) - 1;
+    const entryRules: number[] = [];
     for (const [k, r] of dictionary) {
       const cut = k.lastIndexOf("\u0001");
       const upos = k.slice(cut + 1);
       let m = this.known.get(upos);
       if (m === undefined) this.known.set(upos, (m = new Map()));
-      m.set(k.slice(0, cut), r);
+      m.set(k.slice(0, cut), entryRules.length);
+      entryRules.push(r);
+      this.entryLemma.push(null);
     }
+    this.entryRule = Int32Array.from(entryRules);
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     this.allBundles = Int32Array.from(bundles.keys());
   }
@@ -116,7 +123,8 @@ export class MorphModel {
   /** The dictionary: (form + "\u0001" + UPOS) → rule id of the most frequent training lemma (a new map). */
   get dictionary(): Map<string, number> {
     const d = new Map<string, number>();
-    for (const [upos, m] of this.known) for (const [form, r] of m) d.set(dictKey(form, upos), r);
+    for (const [upos, m] of this.known)
+      for (const [form, e] of m) d.set(dictKey(form, upos), this.entryRule[e]!);
     return d;
   }
 
@@ -158,10 +166,11 @@ export class MorphModel {
     const form = x.words[i]!;
     if (form.length === 0) return "_";
     const upos = x.upos[i]!;
-    const d = this.known.get(upos)?.get(form);
-    if (d !== undefined) {
-      const l = applyRule(this.rules.rules[d]!, form);
-      if (l !== null) return l;
+    const e = this.known.get(upos)?.get(form);
+    if (e !== undefined) {
+      // Made once per entry and kept: seen words, most of any text, allocate nothing.
+      const l = this.entryLemma[e] ?? applyRule(this.rules.rules[this.entryRule[e]!]!, form);
+      if (l !== null) return (this.entryLemma[e] = l);
     }
     const key = form + "\u0001" + upos + "\u0001" + x.xpos[i]!;
     const cached = this.guessed.get(key);
