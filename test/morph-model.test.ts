@@ -6,7 +6,13 @@ import { after, test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
 import { VineparseError } from "../src/errors.js";
 import { applyRule } from "../src/morph/edit-rule.js";
-import { MorphModel, morphAccuracy, morphSentence, type MorphSentence } from "../src/morph/morph-model.js";
+import {
+  FIXED_FEATS_COUNT,
+  MorphModel,
+  morphAccuracy,
+  morphSentence,
+  type MorphSentence,
+} from "../src/morph/morph-model.js";
 import { morphToy } from "./morph-toy.js";
 
 const tmp = mkdtempSync(join(tmpdir(), "vineparse-morph-"));
@@ -65,6 +71,27 @@ test("FEATS come from the bundles seen with the word's UPOS (all of them for an 
   assert.ok(model.bundles.includes(model.predict(x).feats[0]!));
 });
 
+test("a (form, UPOS) seen often with one FEATS bundle gets it in any context; rarer ones go to the classifier", () => {
+  const fixed = [...model.dictionary].filter(([, [, f]]) => f >= 0);
+  assert.ok(fixed.length > 0);
+  for (const [key, [, f]] of fixed) {
+    const [form, upos] = key.split("\u0001") as [string, string];
+    // Every training occurrence had that bundle, at least FIXED_FEATS_COUNT times.
+    let n = 0;
+    for (const s of train)
+      s.words.forEach((w, i) => {
+        if (w === form && s.upos[i] === upos) {
+          n++;
+          assert.equal(s.feats[i], model.bundles[f]);
+        }
+      });
+    assert.ok(n >= FIXED_FEATS_COUNT, `${form} ${upos} seen ${n} times`);
+    // Whatever the neighbours, the same bundle.
+    const x = { words: ["zz", form, "qq"], upos: ["PUNCT", upos, "VERB"], xpos: ["X", "X", "X"] };
+    assert.equal(model.featsOf(x, 1), model.bundles[f]);
+  }
+});
+
 test("save → load gives identical predictions", () => {
   const path = join(tmp, "m.vpm");
   model.save(path);
@@ -103,6 +130,11 @@ test("damaged or foreign model files fail with one line naming the file", () => 
     { ...d, meta: { ...d.meta, rules: ["nonsense"] } },
     { ...d, arrays: { ...d.arrays, lemmaDelta: new Uint32Array([1 << 30]) } },
     { ...d, arrays: { ...d.arrays, dictionaryRules: new Int32Array(1) } },
+    { ...d, arrays: { ...d.arrays, dictionaryFeats: new Int32Array(1) } },
+    {
+      ...d,
+      arrays: { ...d.arrays, dictionaryFeats: new Int32Array(d.arrays.dictionaryFeats!.length).fill(9999) },
+    },
   ];
   for (const m of bad)
     assert.throws(

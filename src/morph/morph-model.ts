@@ -61,6 +61,11 @@ export interface MorphTrainOptions {
 }
 
 const MAX_CANDIDATES = 4096;
+/**
+ * A (form, UPOS) pair seen at least this often in training, always with the same FEATS, gets those
+ * FEATS without the classifier.
+ */
+export const FIXED_FEATS_COUNT = 20;
 /** Lemmas of unseen (form, UPOS, XPOS) triples kept by a model before it starts its cache again. */
 const LEMMA_CACHE = 65536;
 
@@ -80,6 +85,8 @@ export class MorphModel {
   private readonly known = new Map<string, Map<string, number>>();
   /** Per dictionary entry (the numbers `known` maps to): its rule, and its lemma once looked up. */
   private readonly entryRule: Int32Array;
+  /** Per dictionary entry: its FEATS bundle when training always gave it that one (and often enough), else -1. */
+  private readonly entryFeats: Int32Array;
   private readonly entryLemma: (string | null)[] = [];
   /** Forms seen in training (made when `seen` is first asked). */
   private seenForms: Set<string> | null = null;
@@ -93,8 +100,11 @@ export class MorphModel {
 
   constructor(
     readonly rules: RuleSet,
-    /** (form + "\u0001" + UPOS, rule id giving its most frequent training lemma) pairs. */
-    dictionary: Iterable<readonly [string, number]>,
+    /**
+     * (form + "\u0001" + UPOS, rule id giving its most frequent training lemma, FEATS bundle it always
+     * had in training or -1) triples.
+     */
+    dictionary: Iterable<readonly [string, number, number]>,
     readonly bundles: string[],
     /** UPOS → ids of the bundles seen with it (ascending). */
     readonly uposBundles: Map<string, Int32Array>,
@@ -106,25 +116,31 @@ export class MorphModel {
   ) {
     this.mask = (1 << bits) - 1;
     const entryRules: number[] = [];
-    for (const [k, r] of dictionary) {
+    const entryFeats: number[] = [];
+    for (const [k, r, f] of dictionary) {
       const cut = k.lastIndexOf("\u0001");
       const upos = k.slice(cut + 1);
       let m = this.known.get(upos);
       if (m === undefined) this.known.set(upos, (m = new Map()));
       m.set(k.slice(0, cut), entryRules.length);
       entryRules.push(r);
+      entryFeats.push(f);
       this.entryLemma.push(null);
     }
     this.entryRule = Int32Array.from(entryRules);
+    this.entryFeats = Int32Array.from(entryFeats);
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     this.allBundles = Int32Array.from(bundles.keys());
   }
 
-  /** The dictionary: (form + "\u0001" + UPOS) → rule id of the most frequent training lemma (a new map). */
-  get dictionary(): Map<string, number> {
-    const d = new Map<string, number>();
+  /**
+   * The dictionary (a new map): (form + "\u0001" + UPOS) → [rule id of its most frequent training
+   * lemma, the FEATS bundle training always gave it or -1].
+   */
+  get dictionary(): Map<string, readonly [number, number]> {
+    const d = new Map<string, readonly [number, number]>();
     for (const [upos, m] of this.known)
-      for (const [form, e] of m) d.set(dictKey(form, upos), this.entryRule[e]!);
+      for (const [form, e] of m) d.set(dictKey(form, upos), [this.entryRule[e]!, this.entryFeats[e]!]);
     return d;
   }
 
@@ -161,13 +177,18 @@ export class MorphModel {
     return { lemmas, feats };
   }
 
+  /** The dictionary entry of word i ((form, UPOS) seen in training), or -1. */
+  private entryOf(x: MorphInput, i: number): number {
+    return this.known.get(x.upos[i]!)?.get(x.words[i]!) ?? -1;
+  }
+
   /** Lemma of word i of the sentence whose atoms are prepared. */
   private lemmaAt(x: MorphInput, i: number): string {
     const form = x.words[i]!;
     if (form.length === 0) return "_";
     const upos = x.upos[i]!;
-    const e = this.known.get(upos)?.get(form);
-    if (e !== undefined) {
+    const e = this.entryOf(x, i);
+    if (e >= 0) {
       // Made once per entry and kept: seen words, most of any text, allocate nothing.
       const l = this.entryLemma[e] ?? applyRule(this.rules.rules[this.entryRule[e]!]!, form);
       if (l !== null) return (this.entryLemma[e] = l);
@@ -190,6 +211,8 @@ export class MorphModel {
 
   /** FEATS of word i of the sentence whose atoms are prepared. */
   private featsAt(x: MorphInput, i: number): string {
+    const e = this.entryOf(x, i);
+    if (e >= 0 && this.entryFeats[e]! >= 0) return this.bundles[this.entryFeats[e]!]!;
     const c = this.uposBundles.get(x.upos[i]!) ?? this.allBundles;
     if (c.length === 0) return "_";
     if (c.length === 1) return this.bundles[c[0]!]!;
@@ -204,6 +227,8 @@ export class MorphModel {
     const rules = new RuleSet();
     rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     const counts = new Map<string, Map<number, number>>();
+    // (form, UPOS) → [its one FEATS bundle so far (-1: more than one), count].
+    const featsSeen = new Map<string, [number, number]>();
     const bundleIds = new Map<string, number>();
     const bundles: string[] = [];
     const byUpos = new Map<string, Set<number>>();
@@ -233,6 +258,11 @@ export class MorphModel {
           bundles.push(f);
           bundleIds.set(f, b);
         }
+        const k = dictKey(form, s.upos[i]!);
+        const seen = featsSeen.get(k);
+        if (seen === undefined) featsSeen.set(k, [b, 1]);
+        else if (seen[0] === b) seen[1]++;
+        else seen[0] = -1;
         goldBundle[t] = b;
         uposOfToken.push(s.upos[i]!);
         let set = byUpos.get(s.upos[i]!);
@@ -240,12 +270,13 @@ export class MorphModel {
         set.add(b);
       }
     }
-    const dictionary = new Map<string, number>();
+    const dictionary: [string, number, number][] = [];
     for (const [k, m] of counts) {
       let best = -1;
       let bestCount = 0;
       for (const [r, c] of m) if (c > bestCount) [best, bestCount] = [r, c];
-      dictionary.set(k, best);
+      const f = featsSeen.get(k)!;
+      dictionary.push([k, best, f[0] >= 0 && f[1] >= FIXED_FEATS_COUNT ? f[0] : -1]);
     }
     const uposBundles = new Map<string, Int32Array>();
     for (const [u, set] of byUpos) uposBundles.set(u, Int32Array.from([...set].sort((a, b) => a - b)));
@@ -352,7 +383,8 @@ export class MorphModel {
         dictionaryKeys: keys,
       },
       arrays: {
-        dictionaryRules: Int32Array.from(keys.map((k) => dictionary.get(k)!)),
+        dictionaryRules: Int32Array.from(keys.map((k) => dictionary.get(k)![0])),
+        dictionaryFeats: Int32Array.from(keys.map((k) => dictionary.get(k)![1])),
         lemmaDelta: l.delta,
         lemmaValue: l.value,
         featsDelta: f.delta,
@@ -398,7 +430,11 @@ export class MorphModel {
       if (dr.length !== keys.length) throw new Error("dictionary arrays differ in length");
       for (let i = 0; i < keys.length; i++)
         if (dr[i]! < 0 || dr[i]! >= rules.size) throw new Error("dictionary rule out of range");
-      const dictionary = keys.map((k, i) => [k, dr[i]!] as const);
+      const df = arr("dictionaryFeats", Int32Array) as Int32Array;
+      if (df.length !== keys.length) throw new Error("dictionary arrays differ in length");
+      for (let i = 0; i < keys.length; i++)
+        if (df[i]! < -1 || df[i]! >= bundles.length) throw new Error("dictionary FEATS out of range");
+      const dictionary = keys.map((k, i) => [k, dr[i]!, df[i]!] as const);
       const ub = meta.uposBundles;
       if (typeof ub !== "object" || ub === null) throw new Error("bad uposBundles");
       const uposBundles = new Map<string, Int32Array>();
