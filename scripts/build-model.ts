@@ -84,7 +84,7 @@ const parserEpochs = Number(values["parser-epochs"] ?? 10);
 // The lemmatizer and FEATS tagger (`vineparse morph train --bits 18`, on train's gold tags, its epoch
 // chosen on dev): "yes" (the default) or "no" for a bundle without one. Tables of 2^18 weights, not
 // the default 2^20: on en_ewt dev as accurate (lemmas 97.09 against 97.10, UFeats 95.34 against 95.30
-// with predicted tags), in a quarter of the memory (README, "Lemmas and features").
+// with predicted tags), in a quarter of the memory (docs/results.md, "Lemmas and FEATS in the bundle").
 const withMorph = (values.morph ?? "yes") === "yes";
 if (values.morph !== undefined && values.morph !== "yes" && values.morph !== "no")
   throw new Error("--morph must be yes or no");
