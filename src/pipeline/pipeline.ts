@@ -83,10 +83,8 @@ export const PIPELINE_MAX_FORMS = 65536;
 export class Pipeline {
   private vocab = new Vocabularies();
   private count = 0;
-  private built: Tagger | null;
-  private makeTagger: (() => Tagger) | null;
-  private morphBuilt: MorphModel | null;
-  private makeMorph: (() => MorphModel) | null;
+  private readonly taggerPart: LazyPart<Tagger>;
+  private readonly morphPart: LazyPart<MorphModel>;
   /** When the morph model (if any) fills LEMMA and FEATS (see `MorphMode`). */
   morphMode: MorphMode = "tagged";
   /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
@@ -107,34 +105,24 @@ export class Pipeline {
     cascade?: PruningCascade,
     morph: MorphModel | (() => MorphModel) | null = null,
   ) {
-    this.built = typeof tagger === "function" ? null : tagger;
-    this.makeTagger = typeof tagger === "function" ? tagger : null;
-    this.morphBuilt = typeof morph === "function" ? null : morph;
-    this.makeMorph = typeof morph === "function" ? morph : null;
+    this.taggerPart = new LazyPart(tagger);
+    this.morphPart = new LazyPart(morph);
     this.cascade = cascade ?? parser.cascade;
   }
 
   /** The morph model (null: none), built now if it was given as a function and not built yet. */
   get morph(): MorphModel | null {
-    if (this.makeMorph !== null) {
-      this.morphBuilt = this.makeMorph();
-      this.makeMorph = null;
-    }
-    return this.morphBuilt;
+    return this.morphPart.value;
   }
 
   /** Whether the pipeline has a morph model (built or not yet). */
   get hasMorph(): boolean {
-    return this.morphBuilt !== null || this.makeMorph !== null;
+    return this.morphPart.present;
   }
 
   /** The tagger (null: none), built now if it was given as a function and not built yet. */
   get tagger(): Tagger | null {
-    if (this.makeTagger !== null) {
-      this.built = this.makeTagger();
-      this.makeTagger = null;
-    }
-    return this.built;
+    return this.taggerPart.value;
   }
 
   /** Forms interned in the current vocabulary (at most about `maxForms` plus a block's). */
@@ -144,7 +132,7 @@ export class Pipeline {
 
   /** Whether the pipeline has a tagger (built or not yet). */
   get hasTagger(): boolean {
-    return this.built !== null || this.makeTagger !== null;
+    return this.taggerPart.present;
   }
 
   /**
@@ -306,6 +294,31 @@ export class Pipeline {
     if (w.lemmas !== null) a.lemmas = ["", ...w.lemmas];
     if (w.feats !== null) a.feats = ["", ...w.feats];
     return a;
+  }
+}
+
+/** A model a pipeline holds, or the function that builds it when first asked for (null: none). */
+class LazyPart<T> {
+  private built: T | null;
+  private make: (() => T) | null;
+
+  constructor(part: T | (() => T) | null) {
+    this.built = typeof part === "function" ? null : part;
+    this.make = typeof part === "function" ? (part as () => T) : null;
+  }
+
+  /** The model, built now if it was not yet (null: none). */
+  get value(): T | null {
+    if (this.make !== null) {
+      this.built = this.make();
+      this.make = null;
+    }
+    return this.built;
+  }
+
+  /** Whether there is a model (built or not yet). */
+  get present(): boolean {
+    return this.built !== null || this.make !== null;
   }
 }
 
