@@ -107,6 +107,20 @@ test("the arc diagram escapes forms, tags and relations", () => {
   assert.ok(!svg.includes("\"c'"));
 });
 
+test("lemmas and FEATS, when the sentence has them, are each word's tooltip (escaped); without them, none", () => {
+  assert.ok(!arcDiagramSvg(tree).includes("<title>"));
+  const lemmas = ["", "the", "a<b>", "cat", "sleep", "."];
+  const feats = ["", "Definite=Def", "_", "Number=Sing", "Tense=Past", "_"];
+  const svg = arcDiagramSvg({ ...tree, lemmas, feats });
+  assertBalanced(svg);
+  const titles = [...svg.matchAll(/<text class="word" data-id="(\d+)"[^>]*><title>([^<]*)<\/title>/g)];
+  assert.equal(titles.length, 5);
+  for (const [, id, title] of titles)
+    assert.equal(title, escapeXml(`lemma ${lemmas[Number(id)]} · ${feats[Number(id)]}`));
+  // The words' positions do not move.
+  assert.deepEqual(wordXs(svg), wordXs(arcDiagramSvg(tree)));
+});
+
 test("nested arcs get increasing heights", () => {
   const svg = arcDiagramSvg(tree);
   const level = new Map(arcsOf(svg).map((a) => [`${a.head}>${a.dep}`, a.level]));

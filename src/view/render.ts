@@ -13,6 +13,9 @@ export interface TreeView {
   heads: ArrayLike<number>;
   /** deprels[1..n]. */
   deprels: readonly string[];
+  /** lemmas[1..n] and feats[1..n], when the pipeline made them: shown as each word's tooltip. */
+  lemmas?: readonly string[];
+  feats?: readonly string[];
 }
 
 /** What the pruning view needs of one stage of the cascade (a `PruningStage` has it). */
@@ -148,8 +151,12 @@ export function arcDiagramSvg(t: TreeView): string {
     );
   }
   for (let i = 1; i <= n; i++) {
+    const morph =
+      t.lemmas === undefined || t.feats === undefined
+        ? ""
+        : `<title>${escapeXml(`lemma ${t.lemmas[i] ?? "_"} · ${t.feats[i] ?? "_"}`)}</title>`;
     out.push(
-      `<text class="word" data-id="${i}" x="${f(x[i]!)}" y="${f(base + ARC.wordY)}" text-anchor="middle">${escapeXml(t.forms[i] ?? "")}</text>`,
+      `<text class="word" data-id="${i}" x="${f(x[i]!)}" y="${f(base + ARC.wordY)}" text-anchor="middle">${morph}${escapeXml(t.forms[i] ?? "")}</text>`,
       `<text class="tag" data-id="${i}" x="${f(x[i]!)}" y="${f(base + ARC.tagY)}" text-anchor="middle" font-size="11" fill="#666">${escapeXml(t.upos[i] ?? "")}</text>`,
     );
   }
