@@ -49,7 +49,8 @@ export async function browserRun(
       const parts: string[] = [];
       for (const a of out) {
         tokens += a.forms.length - 1;
-        for (let m = 1; m < a.forms.length; m++) parts.push(`${a.heads[m]}:${a.deprels[m]}`);
+        for (let m = 1; m < a.forms.length; m++)
+          parts.push(`${a.heads[m]}:${a.deprels[m]}:${a.lemmas?.[m] ?? ""}:${a.feats?.[m] ?? ""}`);
         parts.push("|");
       }
       digest = fnv1a(parts.join(" "));
