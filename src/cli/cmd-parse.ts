@@ -58,8 +58,9 @@ options:
   --newline-breaks  with raw text: every line break ends a sentence
   --max-words N     with raw text: cut longer sentences (default 250; 0 = no cap), at a line
                     break or after ; : or , where possible
-  --timing          add to the closing summary the seconds spent tagging, in each pass of the
-                    cascade, parsing and labelling (the rest: reading, tokenizing, writing)
+  --timing          add to the closing summary the seconds spent tagging, making lemmas and
+                    features, in each pass of the cascade, parsing and labelling (the rest:
+                    reading, tokenizing, writing)
   --json            print the closing summary as one JSON line
   --quiet           no closing summary
   --skip-invalid    skip malformed CoNLL-U sentences with a warning instead of stopping
