@@ -172,6 +172,14 @@ test("CLI: morph attach puts a morph model in a bundle or takes it out; parse --
   assert.equal(r.status, 0, r.stderr);
   const gold = [...parseConllu(heldOut)].map((s) => morph.predict(morphSentence(s.sentence)).lemmas);
   assert.deepEqual(columns(r.stdout, LEMMA), gold);
+  // `vineparse morph` takes the bundle's morph model; a bundle without one is a one-line error.
+  r = runCli(["morph", "--model", attached, "--input", heldOutPath]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.deepEqual(columns(r.stdout, LEMMA), gold);
+  r = runCli(["morph", "eval", "--model", without, "--gold", heldOutPath]);
+  assert.equal(r.status, 1);
+  assert.match(r.stderr, /has no morph model/);
+  assert.equal(r.stderr.trim().split("\n").length, 1, r.stderr);
   // Taken out again.
   const removed = join(dir, "removed.vpm");
   r = runCli(["morph", "attach", "--model", attached, "--morph", "none", "--out", removed]);

@@ -2,7 +2,8 @@ import { basename } from "node:path";
 import { readConlluFile, type ReadOptions, streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { formatMorph, MorphModel, morphAccuracy, morphSentence } from "../morph/morph-model.js";
-import { readBundle, writeBundle } from "../pipeline/bundle.js";
+import { readModelFile } from "../model/model-file.js";
+import { morphFromModelData, readBundle, writeBundle } from "../pipeline/bundle.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -29,7 +30,7 @@ options:
   --epochs N        training epochs (default 10)
   --seed S          shuffling seed (default 1)
   --bits B          weight table bits (default 20)
-  --model FILE      morph model ('attach': the pipeline bundle)
+  --model FILE      morph model, or a pipeline bundle holding one ('attach': the bundle)
   --morph FILE      'attach': the morph model to put in the bundle, or none to take it out
   --input FILE      CoNLL-U to annotate ("-" = stdin)
   --output FILE     where to write (default "-" = stdout; files are written atomically)
@@ -104,7 +105,7 @@ async function annotate(args: string[]): Promise<number> {
   const modelPath = requireOption("morph", "model", values.model);
   const input = requireOption("morph", "input", values.input);
   checkWritable(values.output ?? "-");
-  const model = MorphModel.load(modelPath);
+  const model = morphFromModelData(readModelFile(modelPath), modelPath);
   const readOpts: ReadOptions = { requireTree: false };
   const out = new AtomicWriter(values.output ?? "-");
   let sentences = 0;
@@ -144,7 +145,8 @@ async function evaluate(args: string[]): Promise<number> {
     input: { type: "string" },
     json: { type: "boolean" },
   });
-  const model = MorphModel.load(requireOption("morph eval", "model", values.model));
+  const modelPath = requireOption("morph eval", "model", values.model);
+  const model = morphFromModelData(readModelFile(modelPath), modelPath);
   const goldPath = requireOption("morph eval", "gold", values.gold);
   const gold = load(goldPath);
   const input = values.input === undefined ? gold : load(values.input);

@@ -8,7 +8,7 @@ import {
 } from "../model/model-file.js";
 import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
-import { MorphModel } from "../morph/morph-model.js";
+import { MORPH_KIND, MorphModel } from "../morph/morph-model.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
 
 /** Model-file kind of a pipeline bundle (tagger + parser in one file, and optionally a morph model). */
@@ -167,6 +167,21 @@ export function taggerFromModelData(m: ModelData, path: string): Tagger {
   const part = (m.meta as { tagger?: { kind: string; meta: unknown } }).tagger;
   if (part === undefined) throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger", path);
   return fromModelContent(path, () => Tagger.fromModelData(extract("tagger", m, part), path));
+}
+
+/** The morph model of decoded model-file content that is a morph model or a pipeline bundle holding one. */
+export function morphFromModelData(m: ModelData, path: string): MorphModel {
+  if (m.kind === MORPH_KIND) return MorphModel.fromModelData(m, path);
+  if (m.kind !== BUNDLE_KIND)
+    throw new VineparseError(
+      "model-kind",
+      `expected a morph or pipeline model, found a ${m.kind} model`,
+      path,
+    );
+  const part = (m.meta as { morph?: BundlePart }).morph;
+  if (part === undefined)
+    throw new VineparseError("model-kind", "this pipeline bundle has no morph model", path);
+  return MorphModel.fromModelData(extract("morph", m, part), path);
 }
 
 /** Reads a bundle written by `writeBundle`. */
