@@ -18,7 +18,7 @@
 // behind the same filters (--filter rlq, its default), or behind a vine cascade (--prune vine).
 // --order 3 takes --bits, --part-bits, --second-order-pass yes|no, --cascade-loss and --tune-alpha to
 // vary the recipe, as `vineparse train` does, and --guard K:A|none for the last pass (below).
-// Last, a lemmatizer and FEATS tagger (`vineparse morph train` with its defaults; --morph no: none).
+// Last, a lemmatizer and FEATS tagger (`vineparse morph train`; --morph no: none; --morph-bits).
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -74,6 +74,7 @@ const { values } = parseArgs({
     "cascade-bits": { type: "string" },
     "pass-features": { type: "string" },
     morph: { type: "string" },
+    "morph-bits": { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -81,11 +82,16 @@ const ud = values.ud ?? process.env.VINEPARSE_UD ?? join(repo, "..", "shared", "
 const out = values.out ?? join(repo, "models", `${tb}.vpm`);
 const folds = Number(values.folds ?? 10);
 const parserEpochs = Number(values["parser-epochs"] ?? 10);
-// The lemmatizer and FEATS tagger (`vineparse morph train --bits 18`, on train's gold tags, its epoch
-// chosen on dev): "yes" (the default) or "no" for a bundle without one. Tables of 2^18 weights, not
-// the default 2^20: on en_ewt dev as accurate (lemmas 97.09 against 97.10, UFeats 95.34 against 95.30
-// with predicted tags), in a quarter of the memory (docs/results.md, "Lemmas and FEATS in the bundle").
+// The lemmatizer and FEATS tagger (`vineparse morph train`, on train's gold tags, its epoch chosen on
+// dev): "yes" (the default) or "no" for a bundle without one. --morph-bits: log2 of its tables, by
+// default 18 for en_ewt and 20 (morph train's default) otherwise: on en_ewt dev 2^18 is as accurate
+// (lemmas 97.09 against 97.10, UFeats 95.34 against 95.30 with predicted tags) in a quarter of the
+// memory, on tr_imst and hu_szeged it lost 0.9 and 0.1 UFeats (docs/results.md, "Lemmas and FEATS in
+// the bundle").
 const withMorph = (values.morph ?? "yes") === "yes";
+const morphBits = Number(values["morph-bits"] ?? (tb === "en_ewt" ? 18 : 20));
+if (!Number.isInteger(morphBits) || morphBits < 10 || morphBits > 26)
+  throw new Error("--morph-bits must be an integer from 10 to 26");
 if (values.morph !== undefined && values.morph !== "yes" && values.morph !== "no")
   throw new Error("--morph must be yes or no");
 const limit = Number(values["train-limit"] ?? 0);
@@ -340,7 +346,7 @@ if (guard !== null) parser.cascade = parser.cascade.concat([topKFor(parser, guar
 const morph = withMorph
   ? MorphModel.train(
       trainRead.map((r) => morphSentence(r.sentence)),
-      { dev: devRead.map((r) => morphSentence(r.sentence)), bits: 18 },
+      { dev: devRead.map((r) => morphSentence(r.sentence)), bits: morphBits },
     )
   : undefined;
 if (morph !== undefined)
@@ -384,7 +390,7 @@ writeBundle(out, {
     },
     ...(morph === undefined
       ? {}
-      : { morph: { trainedOn: "train, gold tags", dev: "epoch chosen on dev", bits: 18 } }),
+      : { morph: { trainedOn: "train, gold tags", dev: "epoch chosen on dev", bits: morphBits } }),
     command: "npm run build-model",
   },
 });
