@@ -16,5 +16,14 @@ function find(dir) {
 const only = process.argv.slice(2);
 let files = find("dist/test").sort();
 if (only.length > 0) files = files.filter((f) => only.some((o) => f.includes(o)));
-const r = spawnSync(process.execPath, ["--test", "--test-reporter=spec", ...files], { stdio: "inherit" });
+// --no-concurrent-recompilation (passed on to every test file's process): Node 20 can deadlock when a
+// process ends while a background compile job waits for a garbage collection that the main thread,
+// draining its tasks at exit, never runs (nodejs/node#54918). A test file hung that way here once,
+// after all its tests had passed, and would have held the suite until CI's time ran out. Optimizing
+// on the main thread instead costs the suite little.
+const r = spawnSync(
+  process.execPath,
+  ["--no-concurrent-recompilation", "--test", "--test-reporter=spec", ...files],
+  { stdio: "inherit" },
+);
 process.exit(r.status ?? 1);
