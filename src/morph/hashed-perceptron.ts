@@ -73,7 +73,12 @@ export class HashedPerceptron {
   }
 }
 
-/** Best of candidates[0..m) under fixed 16-bit weights in rows (see `rowOf`; the first on ties). */
+/**
+ * Best of candidates[0..m) under fixed 16-bit weights in rows (see `rowOf`; the first on ties). The
+ * same loop as `HashedPerceptron.best`, kept apart on purpose: training runs both in one process (the
+ * float weights, and the 16-bit ones on dev each epoch), and one loop over both array types would
+ * make its weight reads polymorphic.
+ */
 export function bestInt16(
   w: Int16Array,
   mask: number,

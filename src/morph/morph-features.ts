@@ -76,7 +76,6 @@ export function shapeHash(w: string): number {
  */
 export class MorphAtoms {
   n = 0;
-  lower: string[] = [];
   lw = new Int32Array(0);
   form = new Int32Array(0);
   upos = new Int32Array(0);
@@ -104,11 +103,9 @@ export class MorphAtoms {
       this.prefix = new Int32Array(cap * PREFIXES);
       this.len = new Int32Array(cap);
     }
-    this.lower.length = n;
     for (let i = 0; i < n; i++) {
       const w = x.words[i]!;
       const lw = w.toLowerCase();
-      this.lower[i] = lw;
       this.lw[i] = hashString(lw);
       this.form[i] = hashString(w);
       this.upos[i] = hashString(x.upos[i]!);

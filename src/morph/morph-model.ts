@@ -156,13 +156,13 @@ export class MorphModel {
   /** Lemma of word i. */
   lemma(x: MorphInput, i: number): string {
     this.atoms.prepare(x);
-    return this.lemmaAt(x, i);
+    return this.lemmaAt(x, i, this.entryOf(x, i));
   }
 
   /** FEATS string of word i. */
   featsOf(x: MorphInput, i: number): string {
     this.atoms.prepare(x);
-    return this.featsAt(x, i);
+    return this.featsAt(x, i, this.entryOf(x, i));
   }
 
   /** Lemmas and FEATS of a sentence. */
@@ -171,8 +171,9 @@ export class MorphModel {
     const lemmas: string[] = [];
     const feats: string[] = [];
     for (let i = 0; i < x.words.length; i++) {
-      lemmas.push(this.lemmaAt(x, i));
-      feats.push(this.featsAt(x, i));
+      const e = this.entryOf(x, i);
+      lemmas.push(this.lemmaAt(x, i, e));
+      feats.push(this.featsAt(x, i, e));
     }
     return { lemmas, feats };
   }
@@ -182,12 +183,11 @@ export class MorphModel {
     return this.known.get(x.upos[i]!)?.get(x.words[i]!) ?? -1;
   }
 
-  /** Lemma of word i of the sentence whose atoms are prepared. */
-  private lemmaAt(x: MorphInput, i: number): string {
+  /** Lemma of word i of the sentence whose atoms are prepared; e is its dictionary entry (`entryOf`). */
+  private lemmaAt(x: MorphInput, i: number, e: number): string {
     const form = x.words[i]!;
     if (form.length === 0) return "_";
     const upos = x.upos[i]!;
-    const e = this.entryOf(x, i);
     if (e >= 0) {
       // Made once per entry and kept: seen words, most of any text, allocate nothing.
       const l = this.entryLemma[e] ?? applyRule(this.rules.rules[this.entryRule[e]!]!, form);
@@ -209,9 +209,8 @@ export class MorphModel {
     return lemma;
   }
 
-  /** FEATS of word i of the sentence whose atoms are prepared. */
-  private featsAt(x: MorphInput, i: number): string {
-    const e = this.entryOf(x, i);
+  /** FEATS of word i of the sentence whose atoms are prepared; e is its dictionary entry (`entryOf`). */
+  private featsAt(x: MorphInput, i: number, e: number): string {
     if (e >= 0 && this.entryFeats[e]! >= 0) return this.bundles[this.entryFeats[e]!]!;
     const c = this.uposBundles.get(x.upos[i]!) ?? this.allBundles;
     if (c.length === 0) return "_";
