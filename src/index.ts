@@ -123,7 +123,7 @@ export {
 } from "./transition/train.js";
 export { type Bundle, readBundle, writeBundle } from "./pipeline/bundle.js";
 export { loadPipelineFromBytes } from "./browser.js";
-export { DEFAULT_MODEL, loadPipeline } from "./pipeline/default-model.js";
+export { DEFAULT_MODEL, loadPipeline, loadSegmenter } from "./pipeline/default-model.js";
 export { pipelineFromModel } from "./pipeline/from-model.js";
 export {
   type AnnotatedSentence,
@@ -141,7 +141,19 @@ export {
   toJsonLine,
   toTreeText,
 } from "./pipeline/pipeline.js";
-export { type SegmentOptions, segmentText, type TokenizedSentence } from "./pipeline/sentence-split.js";
+export {
+  ENGLISH_RULES,
+  type SegmentOptions,
+  type Segmenter,
+  segmentText,
+  type TokenizedSentence,
+} from "./pipeline/sentence-split.js";
+export {
+  LearnedTokenizer,
+  TOKENIZER_KIND,
+  TOKENIZER_VERSION,
+  type TokenizerTrainOptions,
+} from "./tokenizer/learned-tokenizer.js";
 export { evaluateFull, evaluateTokenization, goldSentences } from "./pipeline/token-eval.js";
 export { type Tokenization, type TokToken, type TokWord, tokenize } from "./pipeline/tokenize.js";
 export { formatTree, type PrintableTree } from "./pipeline/tree-format.js";

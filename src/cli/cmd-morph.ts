@@ -189,9 +189,9 @@ async function attach(args: string[]): Promise<number> {
   const morph = morphPath === "none" ? undefined : MorphModel.load(morphPath);
   const b = readBundle(bundlePath);
   const { morph: _old, ...info } = b.info;
+  const { morph: _oldModel, ...parts } = b;
   writeBundle(out, {
-    tagger: b.tagger,
-    parser: b.parser,
+    ...parts,
     ...(morph === undefined ? {} : { morph }),
     info: morph === undefined ? info : { ...info, morph: { attached: basename(morphPath) } },
   });

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { streamConllu } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
-import { loadPipeline } from "../pipeline/default-model.js";
+import { loadPipeline, loadSegmenter } from "../pipeline/default-model.js";
 import { noTaggerError } from "../pipeline/no-tagger.js";
 import { BLOCK_WORDS, parseTextStream, textBlocks } from "../pipeline/parse-stream.js";
 import {
@@ -356,6 +356,7 @@ export const command: Command = {
         ? textBlocks(values.text !== undefined ? [values.text] : readUtf8Chunks(rawPath ?? "-"), {
             newlineBoundary: values["newline-breaks"] === true,
             maxWords,
+            segmenter: loadSegmenter(values.model),
           })
         : conlluBlocks(values.input!, values["skip-invalid"] === true);
       report(

@@ -10,6 +10,7 @@ import { parserFromModel } from "../parser/load-parser.js";
 import type { DependencyParser } from "../parser/types.js";
 import { MORPH_KIND, MorphModel } from "../morph/morph-model.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
+import { LearnedTokenizer, TOKENIZER_KIND } from "../tokenizer/learned-tokenizer.js";
 
 /** Model-file kind of a pipeline bundle (tagger + parser in one file, and optionally a morph model). */
 export const BUNDLE_KIND = "pipeline";
@@ -20,6 +21,8 @@ export interface Bundle {
   parser: DependencyParser;
   /** Lemmatizer and FEATS tagger (absent from bundles made without one). */
   morph?: MorphModel;
+  /** Tokenizer and sentence splitter learned from the treebank (absent: the rule-based English ones). */
+  tokenizer?: LearnedTokenizer;
   /** Free-form provenance (treebank, commands, seed, dev scores). */
   info: Record<string, unknown>;
 }
@@ -42,13 +45,15 @@ function extract(prefix: string, m: ModelData, part: { kind: string; meta: unkno
   return { kind: part.kind, meta: part.meta as Record<string, unknown>, arrays };
 }
 
-/** The model-file content of a bundle: each model's arrays under "tagger/", "parser/" and "morph/". */
+/** The model-file content of a bundle: each model's arrays under "tagger/", "parser/", "morph/" and "tokenizer/". */
 export function bundleToModelData(b: Bundle): ModelData {
   const arrays: ModelData["arrays"] = {};
   const tagger = embed("tagger", b.tagger.toModelData(), arrays);
   const parser = embed("parser", b.parser.toModelData(), arrays);
   const morph = b.morph === undefined ? {} : { morph: embed("morph", b.morph.toModelData(), arrays) };
-  return { kind: BUNDLE_KIND, meta: { info: b.info, tagger, parser, ...morph }, arrays };
+  const tokenizer =
+    b.tokenizer === undefined ? {} : { tokenizer: embed("tokenizer", b.tokenizer.toModelData(), arrays) };
+  return { kind: BUNDLE_KIND, meta: { info: b.info, tagger, parser, ...morph, ...tokenizer }, arrays };
 }
 
 /** Writes a bundle atomically. */
@@ -65,17 +70,25 @@ function bundleParts(
   tagger: BundlePart;
   parser: BundlePart;
   morph?: BundlePart;
+  tokenizer?: BundlePart;
 } {
   const meta = m.meta as {
     info?: Record<string, unknown>;
     tagger?: BundlePart;
     parser?: BundlePart;
     morph?: BundlePart;
+    tokenizer?: BundlePart;
   };
   if (meta.tagger === undefined || meta.parser === undefined) {
     throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger or a parser", path);
   }
-  return { info: meta.info, tagger: meta.tagger, parser: meta.parser, morph: meta.morph };
+  return {
+    info: meta.info,
+    tagger: meta.tagger,
+    parser: meta.parser,
+    morph: meta.morph,
+    tokenizer: meta.tokenizer,
+  };
 }
 
 /** Rebuilds a bundle from decoded model-file content. */
@@ -87,16 +100,19 @@ export function bundleFromModelData(m: ModelData, path: string): Bundle {
     ...(parts.morph === undefined
       ? {}
       : { morph: MorphModel.fromModelData(extract("morph", m, parts.morph), path) }),
+    ...(parts.tokenizer === undefined
+      ? {}
+      : { tokenizer: LearnedTokenizer.fromModelData(extract("tokenizer", m, parts.tokenizer), path) }),
     info: parts.info ?? {},
   }));
 }
 
 /**
- * Whether a model-file array belongs to a bundle's tagger or morph model: what `loadPipeline` leaves
- * compressed until the part is first needed.
+ * Whether a model-file array belongs to a bundle's tagger, morph model or tokenizer: what
+ * `loadPipeline` leaves compressed until the part is first needed.
  */
 export function isDeferredArray(name: string): boolean {
-  return name.startsWith("tagger/") || name.startsWith("morph/");
+  return name.startsWith("tagger/") || name.startsWith("morph/") || name.startsWith("tokenizer/");
 }
 
 /**
@@ -110,7 +126,12 @@ export function lazyBundleFromModelData(
   m: ModelData,
   deferred: DeferredArrays | null,
   path: string,
-): { parser: DependencyParser; tagger: () => Tagger; morph: (() => MorphModel) | null } {
+): {
+  parser: DependencyParser;
+  tagger: () => Tagger;
+  morph: (() => MorphModel) | null;
+  tokenizer: (() => LearnedTokenizer) | null;
+} {
   const parts = bundleParts(m, path);
   const parser = fromModelContent(path, () => parserFromModel(extract("parser", m, parts.parser), path));
   const tagger = partWhenAsked("tagger", m, deferred, parts.tagger, path, Tagger.fromModelData);
@@ -118,7 +139,11 @@ export function lazyBundleFromModelData(
     parts.morph === undefined
       ? null
       : partWhenAsked("morph", m, deferred, parts.morph, path, MorphModel.fromModelData);
-  return { parser, tagger, morph };
+  const tokenizer =
+    parts.tokenizer === undefined
+      ? null
+      : partWhenAsked("tokenizer", m, deferred, parts.tokenizer, path, LearnedTokenizer.fromModelData);
+  return { parser, tagger, morph, tokenizer };
 }
 
 /**
@@ -182,6 +207,22 @@ export function morphFromModelData(m: ModelData, path: string): MorphModel {
   if (part === undefined)
     throw new VineparseError("model-kind", "this pipeline bundle has no morph model", path);
   return MorphModel.fromModelData(extract("morph", m, part), path);
+}
+
+/**
+ * The tokenizer of decoded model-file content: a tokenizer model, or the one a pipeline bundle holds
+ * (null: the bundle has none, so it tokenizes by the English rules).
+ */
+export function tokenizerFromModelData(m: ModelData, path: string): LearnedTokenizer | null {
+  if (m.kind === TOKENIZER_KIND) return LearnedTokenizer.fromModelData(m, path);
+  if (m.kind !== BUNDLE_KIND)
+    throw new VineparseError(
+      "model-kind",
+      `expected a tokenizer or pipeline model, found a ${m.kind} model`,
+      path,
+    );
+  const part = (m.meta as { tokenizer?: BundlePart }).tokenizer;
+  return part === undefined ? null : LearnedTokenizer.fromModelData(extract("tokenizer", m, part), path);
 }
 
 /** Reads a bundle written by `writeBundle`. */

@@ -3,9 +3,10 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
 import { readModelFileDeferring } from "../model/model-file.js";
-import { isDeferredArray } from "./bundle.js";
+import { isDeferredArray, tokenizerFromModelData } from "./bundle.js";
 import { pipelineFromModel } from "./from-model.js";
 import type { Pipeline } from "./pipeline.js";
+import { ENGLISH_RULES, type Segmenter } from "./sentence-split.js";
 
 /** The package root (dist/src/pipeline → three levels up). */
 const packageRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -23,8 +24,8 @@ export interface LoadOptions {
   lazyTagger?: boolean;
 }
 
-/** Loads a pipeline from a bundle or a bare parser model (`path` undefined = the bundled English model). */
-export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
+/** The model file to load: `path`, or the bundled English model (one clear error when it is missing). */
+function modelPath(path: string | undefined): string {
   const p = path ?? DEFAULT_MODEL;
   if (path === undefined && !existsSync(p)) {
     throw new VineparseError(
@@ -33,7 +34,25 @@ export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
       p,
     );
   }
+  return p;
+}
+
+/** Loads a pipeline from a bundle or a bare parser model (`path` undefined = the bundled English model). */
+export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
+  const p = modelPath(path);
   const lazy = opts.lazyTagger ?? true;
   const { model: m, deferred } = readModelFileDeferring(p, undefined, lazy ? isDeferredArray : undefined);
   return pipelineFromModel(m, p, deferred, lazy);
+}
+
+/**
+ * How a model cuts raw text into sentences and words, without building anything else of it: a
+ * bundle's learned tokenizer, or the English rules (a bundle without one, a bare parser). Every other
+ * array of the file stays compressed.
+ */
+export function loadSegmenter(path?: string): Segmenter {
+  const p = modelPath(path);
+  const { model: m } = readModelFileDeferring(p, undefined, (name) => !name.startsWith("tokenizer/"));
+  if (m.kind !== "pipeline") return ENGLISH_RULES;
+  return tokenizerFromModelData(m, p) ?? ENGLISH_RULES;
 }

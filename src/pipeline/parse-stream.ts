@@ -63,7 +63,10 @@ export async function* parseTextStream(
   opts: StreamTextOptions = {},
 ): AsyncGenerator<AnnotatedSentence> {
   if (!pipeline.hasTagger) throw noTaggerError();
-  for await (const { cs, spans } of textBlocks(source, opts)) {
+  for await (const { cs, spans } of textBlocks(source, {
+    ...opts,
+    segmenter: opts.segmenter ?? pipeline.segmenter,
+  })) {
     // One at a time (see Pipeline.annotateEach): what the block held for a sentence goes with it.
     let i = 0;
     for (const a of pipeline.annotateEach(cs, true)) {

@@ -10,7 +10,7 @@ import type { MorphModel } from "../morph/morph-model.js";
 import type { Tagger } from "../tagger/tagger.js";
 import { noTaggerError } from "./no-tagger.js";
 import { rawToConllu } from "./raw-sentence.js";
-import { type SegmentOptions, segmentText } from "./sentence-split.js";
+import { ENGLISH_RULES, type SegmentOptions, type Segmenter, segmentText } from "./sentence-split.js";
 import { formatTree } from "./tree-format.js";
 
 /** A fully annotated sentence (arrays 1-based; index 0 unused). */
@@ -85,6 +85,7 @@ export class Pipeline {
   private count = 0;
   private readonly taggerPart: LazyPart<Tagger>;
   private readonly morphPart: LazyPart<MorphModel>;
+  private readonly tokenizerPart: LazyPart<Segmenter>;
   /** When the morph model (if any) fills LEMMA and FEATS (see `MorphMode`). */
   morphMode: MorphMode = "tagged";
   /** The pruning cascade run before parsing (default: the parser's own; an empty one = exhaustive). */
@@ -97,17 +98,25 @@ export class Pipeline {
   /**
    * `tagger` may be a function that builds it, called when the tagger is first needed (input to tag),
    * so that a pipeline given tagged input never holds the tagger's tables; so may `morph`, the
-   * lemmatizer and FEATS tagger (null: none).
+   * lemmatizer and FEATS tagger (null: none), and `tokenizer`, the tokenizer and sentence splitter of
+   * raw text (null: the rule-based English ones).
    */
   constructor(
     tagger: Tagger | (() => Tagger) | null,
     readonly parser: DependencyParser,
     cascade?: PruningCascade,
     morph: MorphModel | (() => MorphModel) | null = null,
+    tokenizer: Segmenter | (() => Segmenter) | null = null,
   ) {
     this.taggerPart = new LazyPart(tagger);
     this.morphPart = new LazyPart(morph);
+    this.tokenizerPart = new LazyPart(tokenizer);
     this.cascade = cascade ?? parser.cascade;
+  }
+
+  /** How raw text is cut into sentences and words: the model's learned tokenizer, or the English rules. */
+  get segmenter(): Segmenter {
+    return this.tokenizerPart.value ?? ENGLISH_RULES;
   }
 
   /** The morph model (null: none), built now if it was given as a function and not built yet. */
@@ -217,7 +226,7 @@ export class Pipeline {
   /** Splits, tokenizes, tags and parses raw text. */
   parseText(text: string, opts: TextOptions = {}): AnnotatedSentence[] {
     const prefix = opts.idPrefix ?? "s";
-    const segments = segmentText(text, opts);
+    const segments = segmentText(text, { ...opts, segmenter: opts.segmenter ?? this.segmenter });
     const blocks = segments.map((s) => rawToConllu(text, s, `${prefix}${++this.count}`));
     return this.annotateBlock(blocks, true).map((a, i) => {
       const spans: number[] = [];

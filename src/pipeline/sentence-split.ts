@@ -12,8 +12,27 @@ import { isSpaceCode, type Tokenization, type TokWord, tokenize } from "./tokeni
  */
 export const MAX_SENTENCE_WORDS = 250;
 
+/**
+ * How a block of running text is cut into words and sentences: the rule-based English tokenizer and
+ * splitter (`ENGLISH_RULES`), or a model learned from a treebank (`LearnedTokenizer`).
+ */
+export interface Segmenter {
+  /** Words and surface tokens of text[start, end), with offsets into `text`. */
+  tokenize(text: string, start: number, end: number): Tokenization;
+  /** Word indices at which new sentences start inside the block `tok` (index 0 excluded). */
+  sentenceStarts(text: string, tok: Tokenization): number[];
+}
+
+/** The rule-based English tokenizer and sentence splitter (UD English EWT conventions). */
+export const ENGLISH_RULES: Segmenter = {
+  tokenize: (text, start, end) => tokenize(text, start, end),
+  sentenceStarts: (text, tok) => sentenceStarts(text, tok),
+};
+
 /** Options of the sentence splitter. */
 export interface SegmentOptions {
+  /** Tokenizer and sentence splitter (default `ENGLISH_RULES`). */
+  segmenter?: Segmenter;
   /** Also end a sentence at every single line break (default false: only blank lines are hard boundaries). */
   newlineBoundary?: boolean;
   /**
@@ -149,7 +168,7 @@ export function segmentText(text: string, opts: SegmentOptions = {}): TokenizedS
       }
       e = j;
     }
-    splitBlock(text, i, e, out, opts.maxWords ?? MAX_SENTENCE_WORDS);
+    splitBlock(text, i, e, out, opts.maxWords ?? MAX_SENTENCE_WORDS, opts.segmenter ?? ENGLISH_RULES);
     i = e + 1;
   }
   return out;
@@ -215,10 +234,11 @@ function splitBlock(
   end: number,
   out: TokenizedSentence[],
   maxWords: number,
+  segmenter: Segmenter,
 ): void {
-  const tok = tokenize(text, start, end);
+  const tok = segmenter.tokenize(text, start, end);
   if (tok.words.length === 0) return;
-  const found = sentenceStarts(text, tok);
+  const found = segmenter.sentenceStarts(text, tok);
   found.push(tok.words.length);
   const starts = capSentenceLength(text, tok, found, maxWords);
   let first = 0;

@@ -104,9 +104,15 @@ export function goldSentences(
     if (text === null) text = forms.join(" ");
     const words: number[] = [];
     const tokens: number[] = [];
+    // A multiword token spans its surface form; its words start where the one before ends, take
+    // their own length where the text spells them out and are cut at the token's end otherwise (Greek
+    // "στο" = "σε" + "το"), and the last ends with the token.
     let pos = 0;
     let mwtLeft = 0;
     let mwtStart = 0;
+    let mwtEnd = 0;
+    const past = (form: string, at: number, limit: number) =>
+      text.startsWith(form, at) ? at + form.length : Math.min(limit, at + form.length);
     for (const r of rows) {
       const id = r[0]!;
       const dash = id.indexOf("-");
@@ -114,16 +120,21 @@ export function goldSentences(
         mwtLeft = Number(id.slice(dash + 1)) - Number(id.slice(0, dash)) + 1;
         while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
         mwtStart = pos;
+        mwtEnd = past(r[1]!, pos, text.length);
         continue;
       }
       const form = r[1]!;
       if (mwtLeft === 0) while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
       const start = pos;
-      pos = text.startsWith(form, pos) ? pos + form.length : Math.min(text.length, pos + form.length);
-      words.push(start, pos);
       if (mwtLeft > 0) {
-        if (--mwtLeft === 0) tokens.push(mwtStart, pos);
-      } else tokens.push(start, pos);
+        pos = --mwtLeft === 0 ? mwtEnd : Math.min(past(form, pos, mwtEnd), mwtEnd);
+        words.push(start, pos);
+        if (mwtLeft === 0) tokens.push(mwtStart, pos);
+      } else {
+        pos = past(form, pos, text.length);
+        words.push(start, pos);
+        tokens.push(start, pos);
+      }
     }
     out.push({ text, newdoc, newpar: newpar || newdoc, words, tokens });
   }

@@ -8,7 +8,10 @@
 
 /** One syntactic word (a CoNLL-U word row). */
 export interface TokWord {
-  /** The word's text, `input.slice(start, end)`. */
+  /**
+   * The word's text, `input.slice(start, end)`; for a word of a multiword token that the text does
+   * not spell out (a learned tokenizer's Greek "στο" = "σε" + "το"), the word as the model gives it.
+   */
   form: string;
   /** Offset of the first character in the input. */
   start: number;

@@ -1,0 +1,141 @@
+import { basename } from "node:path";
+import { readConlluFile } from "../conllu/read.js";
+import { VineparseError } from "../errors.js";
+import { readModelFile } from "../model/model-file.js";
+import { readBundle, tokenizerFromModelData, writeBundle } from "../pipeline/bundle.js";
+import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
+import { evaluateFull, goldSentences, type SpanScore } from "../pipeline/token-eval.js";
+import { LearnedTokenizer } from "../tokenizer/learned-tokenizer.js";
+import { checkWritable } from "../util/atomic-write.js";
+import { numberOption, parseCommandArgs, requireOption } from "./args.js";
+import type { Command } from "./command.js";
+
+const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--epochs N] [--bits B] [--seed S]
+       vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--json]
+       vineparse tokenizer attach --model BUNDLE --tokenizer MODEL|none --out BUNDLE2
+
+Tokenizers and sentence splitters learned from a treebank, for languages the rule-based English
+tokenizer does not fit. 'train' learns where tokens and sentences end from the raw text of a
+CoNLL-U file (its '# text' comments and SpaceAfter=No; sentences of a paragraph joined by a space),
+and which surface tokens are multiword tokens and their words. 'eval' rebuilds each document's raw
+text from gold CoNLL-U (paragraphs on lines of their own), splits and tokenizes it with a tokenizer
+model or a pipeline bundle (rules: the English rules) and scores tokens, words and sentences as the
+CoNLL 2018 shared task does. 'attach' writes a copy of a pipeline bundle that tokenizes raw text
+with the model (or by the English rules again, with none).
+
+options:
+  --train FILE      training CoNLL-U
+  --out FILE        where to write the model ('attach': the new bundle)
+  --epochs N        training epochs (default 8)
+  --bits B          weight table bits (default 20)
+  --seed S          shuffling seed (default 1)
+  --model FILE      tokenizer model or pipeline bundle ('eval'; rules = the English rules), or
+                    the bundle to copy ('attach')
+  --tokenizer FILE  'attach': the tokenizer model to put in the bundle, or none to take it out
+  --gold FILE       gold CoNLL-U for 'eval'
+  --json            print the scores as one JSON line
+  -h, --help        show this help
+`;
+
+/** `vineparse tokenizer`: train, evaluate and attach learned tokenizers. */
+export const command: Command = {
+  summary: "learned tokenizers and sentence splitters (vineparse tokenizer train|eval|attach)",
+  usage,
+  async run(args) {
+    if (args[0] === "train") return train(args.slice(1));
+    if (args[0] === "eval") return evaluate(args.slice(1));
+    if (args[0] === "attach") return attach(args.slice(1));
+    throw new VineparseError("usage", "tokenizer: give train, eval or attach (see --help)");
+  },
+};
+
+async function train(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("tokenizer train", args, {
+    train: { type: "string" },
+    out: { type: "string" },
+    epochs: { type: "string" },
+    bits: { type: "string" },
+    seed: { type: "string" },
+  });
+  const trainPath = requireOption("tokenizer train", "train", values.train);
+  const outPath = requireOption("tokenizer train", "out", values.out);
+  checkWritable(outPath);
+  const epochs = numberOption("tokenizer train", "epochs", values.epochs, 8, { min: 1, integer: true });
+  const bits = numberOption("tokenizer train", "bits", values.bits, 20, { min: 10, max: 26, integer: true });
+  const seed = numberOption("tokenizer train", "seed", values.seed, 1, { integer: true });
+  const data = readConlluFile(trainPath, { requireTree: false, strict: true }).map((r) => r.sentence);
+  if (data.length === 0) throw new VineparseError("no-training-data", "no sentences to train on", trainPath);
+  const t0 = performance.now();
+  const model = LearnedTokenizer.train(data, {
+    epochs,
+    bits,
+    seed,
+    onEpoch: (e, tokenErrors, sentenceErrors) =>
+      process.stderr.write(
+        `epoch ${e}/${epochs}: ${tokenErrors} token-boundary and ${sentenceErrors} sentence-boundary mistakes on train\n`,
+      ),
+  });
+  model.save(outPath);
+  process.stderr.write(
+    `trained in ${((performance.now() - t0) / 1000).toFixed(1)} s (${model.mwt.size} multiword tokens); wrote ${outPath}\n`,
+  );
+  return 0;
+}
+
+async function evaluate(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("tokenizer eval", args, {
+    model: { type: "string" },
+    gold: { type: "string" },
+    json: { type: "boolean" },
+  });
+  const modelPath = requireOption("tokenizer eval", "model", values.model);
+  const goldPath = requireOption("tokenizer eval", "gold", values.gold);
+  const segmenter: Segmenter =
+    modelPath === "rules"
+      ? ENGLISH_RULES
+      : (tokenizerFromModelData(readModelFile(modelPath), modelPath) ?? ENGLISH_RULES);
+  const gold = goldSentences(
+    readConlluFile(goldPath, { requireTree: false, strict: true }).map((r) => r.sentence),
+  );
+  const r = evaluateFull(gold, { segmenter, newlineBoundary: true });
+  if (values.json === true) {
+    process.stdout.write(JSON.stringify(r) + "\n");
+    return 0;
+  }
+  const line = (name: string, s: SpanScore | null) =>
+    s === null
+      ? ""
+      : `${name.padEnd(10)} P ${s.precision.toFixed(2).padStart(6)}  R ${s.recall.toFixed(2).padStart(6)}  F1 ${s.f1.toFixed(2).padStart(6)}  (gold ${s.gold}, system ${s.system})\n`;
+  process.stdout.write(
+    line("tokens", r.tokens) +
+      line("words", r.words) +
+      line("sentences", r.sentences) +
+      `${Math.round(r.chars / Math.max(r.seconds, 1e-9))} characters/s\n`,
+  );
+  return 0;
+}
+
+async function attach(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("tokenizer attach", args, {
+    model: { type: "string" },
+    tokenizer: { type: "string" },
+    out: { type: "string" },
+  });
+  const bundlePath = requireOption("tokenizer attach", "model", values.model);
+  const tokPath = requireOption("tokenizer attach", "tokenizer", values.tokenizer);
+  const out = requireOption("tokenizer attach", "out", values.out);
+  checkWritable(out);
+  const tokenizer = tokPath === "none" ? undefined : LearnedTokenizer.load(tokPath);
+  const b = readBundle(bundlePath);
+  const { tokenizer: _old, ...info } = b.info;
+  const { tokenizer: _oldModel, ...parts } = b;
+  writeBundle(out, {
+    ...parts,
+    ...(tokenizer === undefined ? {} : { tokenizer }),
+    info: tokenizer === undefined ? info : { ...info, tokenizer: { attached: basename(tokPath) } },
+  });
+  process.stderr.write(
+    `${out}: ${tokenizer === undefined ? "the English tokenizer rules" : `tokenizer ${basename(tokPath)} (${tokenizer.mwt.size} multiword tokens)`}\n`,
+  );
+  return 0;
+}

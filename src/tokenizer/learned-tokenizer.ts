@@ -1,0 +1,783 @@
+/**
+ * A tokenizer and sentence splitter learned from a treebank, for languages the rule-based English
+ * tokenizer does not fit. Three parts, all trained on a UD training file's raw text (`# text`,
+ * sentences joined by a space inside a paragraph):
+ *
+ * - token boundaries: at every place between two non-space characters, an averaged perceptron over
+ *   hashed character n-grams around it, character classes, the token so far and the white-space-free
+ *   chunk's part before and after it decides whether a token ends there (white space always ends one);
+ * - sentence boundaries: after every token, a second perceptron over the token, its neighbours, their
+ *   shapes and the white space between decides whether a sentence ends there;
+ * - multiword tokens: a surface token the training data splits into several words more often than not
+ *   (Greek "στο" = "σε" + "το") is split the same way, by a dictionary of exact forms, then of
+ *   lowercased forms with the token's capitalisation put back.
+ *
+ * Decoding is greedy, left to right, in one pass over the characters and one over the tokens; the
+ * features are hashed integers, so no string is built per character.
+ */
+import type { ConlluSentence } from "../conllu/types.js";
+import { VineparseError } from "../errors.js";
+import {
+  fromModelContent,
+  int16FromPacked,
+  int16Weights,
+  type ModelData,
+  packInt16,
+  readModelFile,
+  writeModelFile,
+} from "../model/model-file.js";
+import type { Segmenter } from "../pipeline/sentence-split.js";
+import { goldSentences } from "../pipeline/token-eval.js";
+import type { Tokenization, TokToken, TokWord } from "../pipeline/tokenize.js";
+import { finishBits, hashString, mix } from "../util/hash.js";
+import { Rng } from "../util/rng.js";
+
+/** Model-file kind of a learned tokenizer. */
+export const TOKENIZER_KIND = "tokenizer";
+/** Version of the feature set and the file layout. */
+export const TOKENIZER_VERSION = 1;
+
+// Character classes.
+const K_OUT = 0; // before the block's start or after its end
+const K_SPACE = 1;
+const K_NEWLINE = 2;
+const K_UPPER = 3;
+const K_LOWER = 4;
+const K_LETTER = 5; // letters without case (CJK, Arabic, ...), combining marks
+const K_DIGIT = 6;
+const K_PUNCT = 7;
+const K_OTHER = 8;
+
+const UPPER_RE = /\p{Lu}|\p{Lt}/u;
+const LOWER_RE = /\p{Ll}/u;
+const LETTER_RE = /[\p{L}\p{M}]/u;
+const DIGIT_RE = /\p{N}/u;
+const PUNCT_RE = /\p{P}/u;
+const SPACE_RE = /[\s\p{Cc}]/u;
+
+const kindCache = new Map<number, number>();
+
+/** Class of UTF-16 code unit c (surrogates count as letters without case). */
+function kindOf(c: number): number {
+  let k = kindCache.get(c);
+  if (k !== undefined) return k;
+  const s = String.fromCharCode(c);
+  if (c === 10 || c === 13) k = K_NEWLINE;
+  else if (c >= 0xd800 && c <= 0xdfff) k = K_LETTER;
+  else if (SPACE_RE.test(s)) k = K_SPACE;
+  else if (UPPER_RE.test(s)) k = K_UPPER;
+  else if (LOWER_RE.test(s)) k = K_LOWER;
+  else if (LETTER_RE.test(s)) k = K_LETTER;
+  else if (DIGIT_RE.test(s)) k = K_DIGIT;
+  else if (PUNCT_RE.test(s)) k = K_PUNCT;
+  else k = K_OTHER;
+  kindCache.set(c, k);
+  return k;
+}
+
+/** Whether code unit c is white space (a line break included). */
+function isSpace(c: number): boolean {
+  const k = kindOf(c);
+  return k === K_SPACE || k === K_NEWLINE;
+}
+
+/** The code a character stands for in the features: every digit is "0", every space " ". */
+function featureCode(c: number, k: number): number {
+  if (k === K_DIGIT) return 48;
+  if (k === K_SPACE) return 32;
+  if (k === K_NEWLINE) return 10;
+  return c;
+}
+
+/** Chunks (white-space-free runs) longer than this get no whole-chunk features. */
+const MAX_CHUNK = 24;
+/** Context characters on each side of a decision. */
+const PAD = 4;
+
+/** A multiword-token dictionary entry: the words of a surface form. */
+type MwtEntry = readonly string[];
+
+/** Training options. */
+export interface TokenizerTrainOptions {
+  /** Passes over the training documents (default 8). */
+  epochs?: number;
+  /** log2 of each weight table's size (default 20). */
+  bits?: number;
+  /** Shuffling seed (default 1). */
+  seed?: number;
+  /** Called after each epoch. */
+  onEpoch?: (epoch: number, tokenErrors: number, sentenceErrors: number) => void;
+}
+
+/** One training document: its text, the gold token spans, and the tokens after which a sentence ends. */
+interface TrainingBlock {
+  text: string;
+  /** [start, end) of each gold surface token, flattened, in order. */
+  tokens: number[];
+  /** 1 after a token that ends a sentence (the block's last token excluded). */
+  sentenceEnd: Uint8Array;
+}
+
+/** Binary averaged perceptron over hashed features (one weight each). */
+class BinaryPerceptron {
+  readonly w: Float32Array;
+  private readonly u: Float32Array;
+  private clock = 1;
+  constructor(bits: number) {
+    this.w = new Float32Array(1 << bits);
+    this.u = new Float32Array(1 << bits);
+  }
+  score(f: Int32Array, n: number): number {
+    const w = this.w;
+    let s = 0;
+    for (let k = 0; k < n; k++) s += w[f[k]!]!;
+    return s;
+  }
+  /** Moves the weights towards `gold` (true: positive) when the prediction was wrong; advances the clock. */
+  update(f: Int32Array, n: number, gold: boolean, predicted: boolean): void {
+    if (gold !== predicted) {
+      const d = gold ? 1 : -1;
+      const dc = d * this.clock;
+      for (let k = 0; k < n; k++) {
+        this.w[f[k]!]! += d;
+        this.u[f[k]!]! += dc;
+      }
+    }
+    this.clock++;
+  }
+  averaged(): Float32Array {
+    const out = new Float32Array(this.w.length);
+    const c = this.clock;
+    for (let j = 0; j < out.length; j++) out[j] = this.w[j]! - this.u[j]! / c;
+    return out;
+  }
+}
+
+/** Sum of 16-bit weights at the feature indices (kept apart from the float scorer: one array type each). */
+function scoreInt16(w: Int16Array, f: Int32Array, n: number): number {
+  let s = 0;
+  for (let k = 0; k < n; k++) s += w[f[k]!]!;
+  return s;
+}
+
+/**
+ * Per-block buffers and the feature extraction shared by training and decoding. Character features
+ * read `code`/`kind` at local position p = offset in the block + PAD; the PAD cells on either side
+ * hold K_OUT.
+ */
+class Extractor {
+  code = new Int32Array(64);
+  kind = new Uint8Array(64);
+  /** Hash of the chunk's characters from p to the chunk's end (0 when the chunk is too long). */
+  suffix = new Int32Array(64);
+  readonly feats = new Int32Array(64);
+  constructor(readonly mask: number) {}
+
+  /** Loads text[start, end) into the buffers. */
+  load(text: string, start: number, end: number): void {
+    const len = end - start + 2 * PAD;
+    if (this.code.length < len) {
+      const cap = Math.max(len, this.code.length * 2);
+      this.code = new Int32Array(cap);
+      this.kind = new Uint8Array(cap);
+      this.suffix = new Int32Array(cap);
+    }
+    const code = this.code;
+    const kind = this.kind;
+    for (let p = 0; p < PAD; p++) {
+      code[p] = -1;
+      kind[p] = K_OUT;
+      code[len - 1 - p] = -1;
+      kind[len - 1 - p] = K_OUT;
+    }
+    for (let i = start; i < end; i++) {
+      const c = text.charCodeAt(i);
+      const k = kindOf(c);
+      kind[i - start + PAD] = k;
+      code[i - start + PAD] = featureCode(c, k);
+    }
+    // Suffix hashes of each chunk, right to left.
+    const suffix = this.suffix;
+    let p = end - start + PAD - 1;
+    while (p >= PAD) {
+      if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
+        suffix[p] = 0;
+        p--;
+        continue;
+      }
+      let q = p;
+      while (q >= PAD && kind[q] !== K_SPACE && kind[q] !== K_NEWLINE) q--;
+      // chunk is (q, p]
+      const long = p - q > MAX_CHUNK;
+      let h = 0x2545f491;
+      for (let r = p; r > q; r--) {
+        h = mix(h, code[r]!);
+        suffix[r] = long ? 0 : h;
+      }
+      p = q;
+    }
+  }
+
+  /**
+   * Features of the place after local position p (both p and p + 1 non-space), given the hash and
+   * length of the token so far (from its first character to p) and of the chunk so far.
+   */
+  boundaryFeatures(p: number, tokHash: number, tokLen: number, chunkHash: number, chunkLen: number): number {
+    const c = this.code;
+    const k = this.kind;
+    const f = this.feats;
+    const m = this.mask;
+    const cm2 = c[p - 2]!;
+    const cm1 = c[p - 1]!;
+    const c0 = c[p]!;
+    const c1 = c[p + 1]!;
+    const c2 = c[p + 2]!;
+    const c3 = c[p + 3]!;
+    const km2 = k[p - 2]!;
+    const km1 = k[p - 1]!;
+    const k0 = k[p]!;
+    const k1 = k[p + 1]!;
+    const k2 = k[p + 2]!;
+    const k3 = k[p + 3]!;
+    const pattern = (((((km2 * 16 + km1) * 16 + k0) * 16 + k1) * 16 + k2) * 16 + k3) | 0;
+    let n = 0;
+    f[n++] = finishBits(1) & m; // bias
+    f[n++] = finishBits(mix(2, c0)) & m;
+    f[n++] = finishBits(mix(3, c1)) & m;
+    f[n++] = finishBits(mix(mix(4, cm1), c0)) & m;
+    f[n++] = finishBits(mix(mix(5, c0), c1)) & m;
+    f[n++] = finishBits(mix(mix(6, c1), c2)) & m;
+    f[n++] = finishBits(mix(mix(mix(7, cm1), c0), c1)) & m;
+    f[n++] = finishBits(mix(mix(mix(8, c0), c1), c2)) & m;
+    f[n++] = finishBits(mix(mix(mix(9, cm2), cm1), c0)) & m;
+    f[n++] = finishBits(mix(mix(mix(10, c1), c2), c3)) & m;
+    f[n++] = finishBits(mix(11, pattern)) & m;
+    f[n++] = finishBits(mix(12, k0 * 16 + k1)) & m;
+    f[n++] = finishBits(mix(mix(13, c0), k1 * 16 + k2)) & m;
+    f[n++] = finishBits(mix(mix(14, km1 * 16 + k0), c1)) & m;
+    f[n++] = finishBits(mix(15, tokHash)) & m;
+    f[n++] = finishBits(mix(mix(16, tokHash), c1)) & m;
+    f[n++] = finishBits(mix(17, (tokLen < 10 ? tokLen : 10) * 256 + k0 * 16 + k1)) & m;
+    const rest = this.suffix[p + 1]!;
+    if (rest !== 0 && chunkLen <= MAX_CHUNK) {
+      f[n++] = finishBits(mix(mix(18, chunkHash), rest)) & m; // the whole chunk and where the place is
+      f[n++] = finishBits(mix(19, rest)) & m;
+      f[n++] = finishBits(mix(mix(20, rest), k0)) & m;
+      f[n++] = finishBits(mix(21, chunkHash)) & m;
+      f[n++] = finishBits(mix(mix(22, chunkHash), c1)) & m;
+    }
+    return n;
+  }
+}
+
+/** What the sentence splitter knows of a token. */
+interface TokenInfo {
+  /** Hash of the form and of the lowercased form. */
+  form: number;
+  lower: number;
+  /** Class of its first and last character, its last character's feature code, its length (capped). */
+  firstKind: number;
+  lastKind: number;
+  lastCode: number;
+  len: number;
+  /** The white space before the next token: 0 none, 1 spaces, 2 a line break. */
+  gap: number;
+}
+
+const NO_TOKEN: TokenInfo = {
+  form: 7,
+  lower: 7,
+  firstKind: K_OUT,
+  lastKind: K_OUT,
+  lastCode: -1,
+  len: 0,
+  gap: 0,
+};
+
+/** Builds the splitter's view of the tokens [start, end) of `text` given as flattened spans. */
+function tokenInfos(text: string, spans: readonly number[], blockEnd: number): TokenInfo[] {
+  const out: TokenInfo[] = [];
+  for (let t = 0; t < spans.length; t += 2) {
+    const s = spans[t]!;
+    const e = spans[t + 1]!;
+    const form = text.slice(s, e);
+    const next = t + 2 < spans.length ? spans[t + 2]! : blockEnd;
+    let gap = 0;
+    for (let i = e; i < next; i++) {
+      const k = kindOf(text.charCodeAt(i));
+      if (k === K_NEWLINE) {
+        gap = 2;
+        break;
+      }
+      if (k === K_SPACE) gap = 1;
+    }
+    const lc = text.charCodeAt(e - 1);
+    const lk = kindOf(lc);
+    out.push({
+      form: hashString(form),
+      lower: hashString(form.toLowerCase()),
+      firstKind: kindOf(text.charCodeAt(s)),
+      lastKind: lk,
+      lastCode: featureCode(lc, lk),
+      len: e - s < 8 ? e - s : 8,
+      gap,
+    });
+  }
+  return out;
+}
+
+/** Features of "a sentence ends after token t" into f; `since` is the number of tokens since the last end. */
+function sentenceFeatures(
+  tokens: readonly TokenInfo[],
+  t: number,
+  since: number,
+  f: Int32Array,
+  m: number,
+): number {
+  const a = tokens[t]!;
+  const b = t + 1 < tokens.length ? tokens[t + 1]! : NO_TOKEN;
+  const c = t + 2 < tokens.length ? tokens[t + 2]! : NO_TOKEN;
+  const z = t > 0 ? tokens[t - 1]! : NO_TOKEN;
+  let n = 0;
+  f[n++] = finishBits(101) & m;
+  f[n++] = finishBits(mix(102, a.form)) & m;
+  f[n++] = finishBits(mix(103, a.lower)) & m;
+  f[n++] = finishBits(mix(104, b.form)) & m;
+  f[n++] = finishBits(mix(105, b.lower)) & m;
+  f[n++] = finishBits(mix(106, b.firstKind)) & m;
+  f[n++] = finishBits(mix(mix(107, a.form), b.firstKind)) & m;
+  f[n++] = finishBits(mix(mix(108, z.form), a.form)) & m;
+  f[n++] = finishBits(mix(109, (a.gap * 16 + a.lastKind) * 16 + b.firstKind)) & m;
+  f[n++] = finishBits(mix(mix(110, a.form), b.form)) & m;
+  f[n++] = finishBits(mix(mix(111, a.len), a.lastCode)) & m;
+  f[n++] = finishBits(mix(112, (since < 12 ? since : 12) * 16 + a.lastKind)) & m;
+  f[n++] = finishBits(mix(mix(113, b.form), c.form)) & m;
+  f[n++] = finishBits(mix(mix(114, a.lastCode), b.firstKind * 4 + a.gap)) & m;
+  f[n++] = finishBits(mix(mix(115, a.form), a.gap)) & m;
+  f[n++] = finishBits(mix(mix(116, z.lower), b.firstKind)) & m;
+  f[n++] = finishBits(mix(mix(117, c.firstKind), b.form)) & m;
+  return n;
+}
+
+/** A learned tokenizer and sentence splitter (see the module comment). Implements `Segmenter`. */
+export class LearnedTokenizer implements Segmenter {
+  private readonly ex: Extractor;
+  private readonly mask: number;
+  private readonly sf = new Int32Array(64);
+
+  constructor(
+    /** log2 of each weight table's size. */
+    readonly bits: number,
+    /** Token-boundary weights (16-bit; only their signs' sums matter). */
+    readonly tokenWeights: Int16Array,
+    /** Sentence-boundary weights. */
+    readonly sentenceWeights: Int16Array,
+    /** Multiword tokens by exact surface form. */
+    readonly mwt: ReadonlyMap<string, MwtEntry>,
+    /** Multiword tokens by lowercased surface form (words lowercased). */
+    readonly mwtLower: ReadonlyMap<string, MwtEntry>,
+  ) {
+    this.mask = (1 << bits) - 1;
+    if (tokenWeights.length !== 1 << bits || sentenceWeights.length !== 1 << bits)
+      throw new RangeError("tokenizer weights do not match their size");
+    this.ex = new Extractor(this.mask);
+  }
+
+  /** Token spans of text[start, end), flattened. */
+  tokenSpans(text: string, start = 0, end = text.length): number[] {
+    const ex = this.ex;
+    ex.load(text, start, end);
+    const w = this.tokenWeights;
+    const kind = ex.kind;
+    const code = ex.code;
+    const spans: number[] = [];
+    const last = end - start + PAD;
+    let p = PAD;
+    while (p < last) {
+      if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
+        p++;
+        continue;
+      }
+      // a chunk: p .. q - 1
+      let tokStart = p;
+      let tokHash = 0x3c6ef372;
+      let chunkHash = 0x1b873593;
+      let chunkLen = 0;
+      for (;;) {
+        tokHash = mix(tokHash, code[p]!);
+        chunkHash = mix(chunkHash, code[p]!);
+        chunkLen++;
+        const nk = kind[p + 1]!;
+        let cut: boolean;
+        if (p + 1 >= last || nk === K_SPACE || nk === K_NEWLINE) cut = true;
+        else if (isHighSurrogateAt(text, p - PAD + start)) cut = false;
+        else {
+          const n = ex.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
+          cut = scoreInt16(w, ex.feats, n) > 0;
+        }
+        if (cut) {
+          spans.push(tokStart - PAD + start, p + 1 - PAD + start);
+          tokStart = p + 1;
+          tokHash = 0x3c6ef372;
+        }
+        p++;
+        if (p >= last || kind[p] === K_SPACE || kind[p] === K_NEWLINE) break;
+      }
+    }
+    return spans;
+  }
+
+  /** Indices of the tokens (of `spans`) after which a sentence ends, the last token excluded. */
+  sentenceEnds(text: string, spans: readonly number[], blockEnd: number): number[] {
+    const infos = tokenInfos(text, spans, blockEnd);
+    const out: number[] = [];
+    const w = this.sentenceWeights;
+    let since = 0;
+    for (let t = 0; t + 1 < infos.length; t++) {
+      since++;
+      const n = sentenceFeatures(infos, t, since, this.sf, this.mask);
+      if (scoreInt16(w, this.sf, n) > 0) {
+        out.push(t);
+        since = 0;
+      }
+    }
+    return out;
+  }
+
+  /** `Segmenter.tokenize`: words and surface tokens of text[start, end). */
+  tokenize(text: string, start = 0, end = text.length): Tokenization {
+    return this.expand(text, this.tokenSpans(text, start, end));
+  }
+
+  /** `Segmenter.sentenceStarts`: word indices at which new sentences start (index 0 excluded). */
+  sentenceStarts(text: string, tok: Tokenization): number[] {
+    const spans: number[] = [];
+    for (const t of tok.tokens) spans.push(t.start, t.end);
+    const end = tok.tokens.length === 0 ? 0 : tok.tokens[tok.tokens.length - 1]!.end;
+    return this.sentenceEnds(text, spans, end).map((t) => tok.tokens[t]!.lastWord + 1);
+  }
+
+  /** Words of a multiword token, or null: the exact form's entry, else the lowercased one recased. */
+  splitToken(form: string): MwtEntry | null {
+    const exact = this.mwt.get(form);
+    if (exact !== undefined) return exact;
+    const lower = form.toLowerCase();
+    const entry = this.mwtLower.get(lower);
+    if (entry === undefined) return null;
+    if (form === lower) return entry;
+    if (form === form.toUpperCase()) return entry.map((w) => w.toUpperCase());
+    const first = entry[0]!;
+    return [first.charAt(0).toUpperCase() + first.slice(1), ...entry.slice(1)];
+  }
+
+  /**
+   * Words and tokens from token spans: a multiword token's words start where the one before ends and
+   * take their own length where the text does not spell them out, cut at its end, and the last ends with
+   * it (as the evaluation's gold spans do, `goldSentences`).
+   */
+  private expand(text: string, spans: readonly number[]): Tokenization {
+    const words: TokWord[] = [];
+    const tokens: TokToken[] = [];
+    for (let t = 0; t < spans.length; t += 2) {
+      const s = spans[t]!;
+      const e = spans[t + 1]!;
+      const spaceAfter = e >= text.length || isSpace(text.charCodeAt(e));
+      const form = text.slice(s, e);
+      const parts = this.mwt.size + this.mwtLower.size > 0 ? this.splitToken(form) : null;
+      const first = words.length;
+      if (parts === null || parts.length < 2) words.push({ form, start: s, end: e, spaceAfter });
+      else {
+        let pos = s;
+        for (let k = 0; k < parts.length; k++) {
+          const wf = parts[k]!;
+          const ws = pos;
+          const we =
+            k === parts.length - 1
+              ? e
+              : text.startsWith(wf, pos)
+                ? pos + wf.length
+                : Math.min(e, pos + wf.length);
+          pos = we;
+          words.push({
+            form: wf,
+            start: ws,
+            end: we,
+            spaceAfter: k === parts.length - 1 ? spaceAfter : false,
+          });
+        }
+      }
+      tokens.push({ start: s, end: e, firstWord: first, lastWord: words.length - 1 });
+    }
+    return { words, tokens };
+  }
+
+  /** Trains a tokenizer on CoNLL-U sentences (with `# text`, or forms joined by spaces). */
+  static train(sentences: readonly ConlluSentence[], opts: TokenizerTrainOptions = {}): LearnedTokenizer {
+    const bits = opts.bits ?? 20;
+    if (!Number.isInteger(bits) || bits < 8 || bits > 26) throw new RangeError(`bad table bits ${bits}`);
+    const epochs = opts.epochs ?? 8;
+    const mask = (1 << bits) - 1;
+    const blocks = trainingBlocks(sentences);
+    const { exact, lower } = multiwordDictionary(sentences);
+    const tokP = new BinaryPerceptron(bits);
+    const sentP = new BinaryPerceptron(bits);
+    const ex = new Extractor(mask);
+    const sf = new Int32Array(64);
+    const rng = new Rng(opts.seed ?? 1);
+    const order = blocks.map((_, i) => i);
+    let boundary = new Uint8Array(0);
+    for (let epoch = 1; epoch <= epochs; epoch++) {
+      rng.shuffle(order);
+      let tokenErrors = 0;
+      let sentenceErrors = 0;
+      for (const bi of order) {
+        const b = blocks[bi]!;
+        const len = b.text.length;
+        ex.load(b.text, 0, len);
+        if (boundary.length < len + 1) boundary = new Uint8Array(len + 1);
+        boundary.fill(0, 0, len + 1);
+        for (let t = 0; t < b.tokens.length; t += 2) {
+          boundary[b.tokens[t]!] = 1;
+          boundary[b.tokens[t + 1]!] = 1;
+        }
+        // Token boundaries, following the gold ones.
+        const kind = ex.kind;
+        const code = ex.code;
+        const last = len + PAD;
+        let p = PAD;
+        while (p < last) {
+          if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
+            p++;
+            continue;
+          }
+          let tokStart = p;
+          let tokHash = 0x3c6ef372;
+          let chunkHash = 0x1b873593;
+          let chunkLen = 0;
+          for (;;) {
+            tokHash = mix(tokHash, code[p]!);
+            chunkHash = mix(chunkHash, code[p]!);
+            chunkLen++;
+            const nk = kind[p + 1]!;
+            let cut: boolean;
+            if (p + 1 >= last || nk === K_SPACE || nk === K_NEWLINE) cut = true;
+            else if (isHighSurrogateAt(b.text, p - PAD)) cut = false;
+            else {
+              const n = ex.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
+              const gold = boundary[p + 1 - PAD] === 1;
+              const predicted = tokP.score(ex.feats, n) > 0;
+              if (gold !== predicted) tokenErrors++;
+              tokP.update(ex.feats, n, gold, predicted);
+              cut = gold;
+            }
+            if (cut) {
+              tokStart = p + 1;
+              tokHash = 0x3c6ef372;
+            }
+            p++;
+            if (p >= last || kind[p] === K_SPACE || kind[p] === K_NEWLINE) break;
+          }
+        }
+        // Sentence boundaries over the gold tokens.
+        const infos = tokenInfos(b.text, b.tokens, len);
+        let since = 0;
+        for (let t = 0; t + 1 < infos.length; t++) {
+          since++;
+          const n = sentenceFeatures(infos, t, since, sf, mask);
+          const gold = b.sentenceEnd[t] === 1;
+          const predicted = sentP.score(sf, n) > 0;
+          if (gold !== predicted) sentenceErrors++;
+          sentP.update(sf, n, gold, predicted);
+          if (gold) since = 0;
+        }
+      }
+      opts.onEpoch?.(epoch, tokenErrors, sentenceErrors);
+    }
+    return new LearnedTokenizer(
+      bits,
+      int16Weights(tokP.averaged()).weights,
+      int16Weights(sentP.averaged()).weights,
+      exact,
+      lower,
+    );
+  }
+
+  /** Model-file content. */
+  toModelData(): ModelData {
+    const t = packInt16({ weights: this.tokenWeights, scale: 1 });
+    const s = packInt16({ weights: this.sentenceWeights, scale: 1 });
+    const entries = (m: ReadonlyMap<string, MwtEntry>): string[][] => [...m].map(([k, v]) => [k, ...v]);
+    return {
+      kind: TOKENIZER_KIND,
+      meta: {
+        version: TOKENIZER_VERSION,
+        bits: this.bits,
+        mwt: entries(this.mwt),
+        mwtLower: entries(this.mwtLower),
+      },
+      arrays: { tokenDelta: t.delta, tokenValue: t.value, sentenceDelta: s.delta, sentenceValue: s.value },
+    };
+  }
+
+  /** Writes the model file (atomically). */
+  save(path: string): void {
+    writeModelFile(path, this.toModelData());
+  }
+
+  /** Builds a tokenizer from model-file content; a bad file gives a one-line error naming it. */
+  static fromModelData(m: ModelData, file: string): LearnedTokenizer {
+    return fromModelContent(file, () => {
+      if (m.kind !== TOKENIZER_KIND)
+        throw new VineparseError("model-kind", `not a tokenizer model (kind "${m.kind}")`);
+      const meta = m.meta;
+      if (meta.version !== TOKENIZER_VERSION)
+        throw new VineparseError(
+          "model-version",
+          `unsupported tokenizer model version ${String(meta.version)}`,
+        );
+      const bits = meta.bits;
+      if (typeof bits !== "number" || !Number.isInteger(bits) || bits < 8 || bits > 26)
+        throw new Error("bad bits");
+      const dict = (v: unknown, what: string): Map<string, MwtEntry> => {
+        if (
+          !Array.isArray(v) ||
+          !v.every((e) => Array.isArray(e) && e.length >= 3 && e.every((s) => typeof s === "string"))
+        )
+          throw new Error(`bad ${what}`);
+        return new Map((v as string[][]).map((e) => [e[0]!, e.slice(1)]));
+      };
+      const arr = <T>(name: string, ctor: new (n: number) => T): T => {
+        const a = m.arrays[name];
+        if (!(a instanceof ctor)) throw new Error(`missing or mistyped array ${name}`);
+        return a;
+      };
+      const size = 1 << bits;
+      const table = (p: string) =>
+        int16FromPacked(
+          { delta: arr(`${p}Delta`, Uint32Array), value: arr(`${p}Value`, Int16Array), scale: 1 },
+          size,
+        ).weights;
+      return new LearnedTokenizer(
+        bits,
+        table("token"),
+        table("sentence"),
+        dict(meta.mwt, "multiword tokens"),
+        dict(meta.mwtLower, "multiword tokens"),
+      );
+    });
+  }
+
+  /** Reads a tokenizer model file. */
+  static load(path: string): LearnedTokenizer {
+    return LearnedTokenizer.fromModelData(readModelFile(path, TOKENIZER_KIND), path);
+  }
+}
+
+/** Whether text[i] is the first half of a surrogate pair (never cut between the two halves). */
+function isHighSurrogateAt(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+/**
+ * The training documents: the sentences of each paragraph (of each document when the treebank marks
+ * no paragraphs; of the whole file when it marks neither) joined by a space, as raw text reads.
+ */
+function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
+  const gold = goldSentences(sentences);
+  const out: TrainingBlock[] = [];
+  let text = "";
+  let tokens: number[] = [];
+  let ends: number[] = [];
+  const flush = () => {
+    if (tokens.length === 0) return;
+    const sentenceEnd = new Uint8Array(tokens.length / 2);
+    for (const e of ends) if (e < sentenceEnd.length - 1) sentenceEnd[e] = 1;
+    out.push({ text, tokens, sentenceEnd });
+    text = "";
+    tokens = [];
+    ends = [];
+  };
+  for (const g of gold) {
+    if (g.newpar) flush();
+    if (g.tokens.length === 0) continue;
+    if (text.length > 0) text += " ";
+    const off = text.length;
+    text += g.text;
+    for (let k = 0; k < g.tokens.length; k += 2) {
+      const s = g.tokens[k]! + off;
+      const e = g.tokens[k + 1]! + off;
+      // A gold token that is not in the text as it stands (a mismatch of `# text` and the forms) or holds
+      // white space cannot be learned as one token: left out, its characters still go by their neighbours.
+      if (e <= s || (tokens.length > 0 && s < tokens[tokens.length - 1]!)) continue;
+      tokens.push(s, e);
+    }
+    ends.push(tokens.length / 2 - 1);
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The multiword-token dictionaries: each surface form the training data splits into words more often
+ * than it leaves whole, with its most frequent split (exactly, and lowercased).
+ */
+function multiwordDictionary(sentences: readonly ConlluSentence[]): {
+  exact: Map<string, MwtEntry>;
+  lower: Map<string, MwtEntry>;
+} {
+  const splits = [new Map<string, Map<string, number>>(), new Map<string, Map<string, number>>()];
+  const whole = [new Map<string, number>(), new Map<string, number>()];
+  for (const s of sentences) {
+    let left = 0;
+    let surface = "";
+    let parts: string[] = [];
+    for (const line of s.lines) {
+      if (line.charCodeAt(0) === 35) continue;
+      const tab1 = line.indexOf("\t");
+      const id = line.slice(0, tab1);
+      if (id.includes(".")) continue;
+      const form = line.slice(tab1 + 1, line.indexOf("\t", tab1 + 1));
+      const dash = id.indexOf("-");
+      if (dash >= 0) {
+        left = Number(id.slice(dash + 1)) - Number(id.slice(0, dash)) + 1;
+        surface = form;
+        parts = [];
+        continue;
+      }
+      if (left > 0) {
+        parts.push(form);
+        if (--left === 0) {
+          for (const [i, f] of [surface, surface.toLowerCase()].entries()) {
+            const key = i === 0 ? parts.join("\u0000") : parts.join("\u0000").toLowerCase();
+            let m = splits[i]!.get(f);
+            if (m === undefined) splits[i]!.set(f, (m = new Map()));
+            m.set(key, (m.get(key) ?? 0) + 1);
+          }
+        }
+      } else {
+        whole[0]!.set(form, (whole[0]!.get(form) ?? 0) + 1);
+        const lf = form.toLowerCase();
+        whole[1]!.set(lf, (whole[1]!.get(lf) ?? 0) + 1);
+      }
+    }
+  }
+  const pick = (i: number): Map<string, MwtEntry> => {
+    const out = new Map<string, MwtEntry>();
+    for (const [form, m] of [...splits[i]!].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
+      let best = "";
+      let bestCount = 0;
+      let total = 0;
+      for (const [k, c] of m) {
+        total += c;
+        if (c > bestCount || (c === bestCount && k < best)) {
+          best = k;
+          bestCount = c;
+        }
+      }
+      if (total > (whole[i]!.get(form) ?? 0)) out.set(form, best.split("\u0000"));
+    }
+    return out;
+  };
+  return { exact: pick(0), lower: pick(1) };
+}
