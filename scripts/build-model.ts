@@ -20,7 +20,7 @@
 // vary the recipe, as `vineparse train` does, and --guard K:A|none for the last pass (below).
 // Last, a lemmatizer and FEATS tagger (`vineparse morph train`; --morph no: none; --morph-bits), and
 // for raw text a tokenizer and sentence splitter learned from train (`vineparse tokenizer train`;
-// --tokenizer learned|rules, learned by default except for en_ewt, whose rules do better on words).
+// --tokenizer learned|sentences|rules: below).
 // Deterministic given the seeds: `npm run build-model` twice gives byte-identical files.
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -99,13 +99,14 @@ if (!Number.isInteger(morphBits) || morphBits < 10 || morphBits > 26)
 if (values.morph !== undefined && values.morph !== "yes" && values.morph !== "no")
   throw new Error("--morph must be yes or no");
 // How the bundle cuts raw text into sentences and words: "learned" (`vineparse tokenizer train` on
-// train) or "rules" (the English rules, used when a bundle has no tokenizer). On en_ewt dev the rules
-// find words better (99.37 against 98.90 F1) and the learned splitter sentences (88.44 against
-// 86.16); on the other treebanks the learned one is better on both (docs/results.md, "A tokenizer
-// learned from the treebank").
-const tokenizerKind = values.tokenizer ?? (tb === "en_ewt" ? "rules" : "learned");
-if (tokenizerKind !== "learned" && tokenizerKind !== "rules")
-  throw new Error("--tokenizer must be learned or rules");
+// train), "sentences" (the same with the English rules' words: `--words rules`; the default for
+// en_ewt, whose words the rules find better) or "rules" (no tokenizer in the bundle: the English
+// rules for both). On en_ewt dev the learned splitter finds sentences better than the rules, the
+// rules words; on the other treebanks the learned tokenizer is better at both (docs/results.md, "A
+// tokenizer learned from the treebank").
+const tokenizerKind = values.tokenizer ?? (tb === "en_ewt" ? "sentences" : "learned");
+if (tokenizerKind !== "learned" && tokenizerKind !== "sentences" && tokenizerKind !== "rules")
+  throw new Error("--tokenizer must be learned, sentences or rules");
 const limit = Number(values["train-limit"] ?? 0);
 // The parser's further copies of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
 // without vectors (--noisy-copies of them); "gold" = one copy with the gold tags (the recipe before
@@ -364,7 +365,12 @@ const morph = withMorph
 if (morph !== undefined)
   log(`[${elapsed()}] morph model: ${morph.rules.size} lemma rules, ${morph.bundles.length} feature bundles`);
 const tokenizer =
-  tokenizerKind === "learned" ? LearnedTokenizer.train(trainRead.map((r) => r.sentence)) : undefined;
+  tokenizerKind === "rules"
+    ? undefined
+    : LearnedTokenizer.train(
+        trainRead.map((r) => r.sentence),
+        { wordsBy: tokenizerKind === "sentences" ? "rules" : "model" },
+      );
 if (tokenizer !== undefined) log(`[${elapsed()}] tokenizer: ${tokenizer.mwt.size} multiword tokens`);
 writeBundle(out, {
   tagger,
@@ -409,7 +415,7 @@ writeBundle(out, {
       : { morph: { trainedOn: "train, gold tags", dev: "epoch chosen on dev", bits: morphBits } }),
     ...(tokenizer === undefined
       ? {}
-      : { tokenizer: { trainedOn: "train", epochs: 8, bits: tokenizer.bits } }),
+      : { tokenizer: { trainedOn: "train", epochs: 8, bits: tokenizer.bits, words: tokenizer.wordsBy } }),
     command: "npm run build-model",
   },
 });

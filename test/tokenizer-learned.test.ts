@@ -132,6 +132,26 @@ test("offsets stay in the whole text, surrogate pairs are never cut, and the wor
   assert.deepEqual(model.tokenize("   \n  ").tokens, []);
 });
 
+test("words by the English rules: their tokens, cut into sentences by the learned splitter", () => {
+  const hybrid = model.withWordsBy("rules");
+  const text = "Haus geht's bzw. baum. Zum wald! Katze bleibt.";
+  const tok = hybrid.tokenize(text, 0, text.length);
+  assert.deepEqual(tok, ENGLISH_RULES.tokenize(text, 0, text.length));
+  const spans: number[] = [];
+  for (const t of tok.tokens) spans.push(t.start, t.end);
+  assert.deepEqual(
+    hybrid.sentenceStarts(text, tok),
+    model.sentenceEnds(text, spans, text.length).map((t) => tok.tokens[t]!.lastWord + 1),
+  );
+  // The rules cut "bzw." into "bzw" + ".", which this splitter, trained on the model's tokens, reads
+  // as a sentence end; without it the three sentences come out.
+  assert.equal(segmentText(text, { segmenter: hybrid }).length, 4);
+  assert.equal(segmentText("Haus geht's baum. Zum wald! Katze bleibt.", { segmenter: hybrid }).length, 3);
+  const path = join(dir, "hybrid.tok");
+  hybrid.save(path);
+  assert.equal(LearnedTokenizer.load(path).wordsBy, "rules");
+});
+
 test("model files: the round trip tokenizes the same; damaged or foreign files give one line naming them", () => {
   const path = join(dir, "toy.tok");
   model.save(path);

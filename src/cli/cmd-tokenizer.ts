@@ -10,14 +10,15 @@ import { checkWritable } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
 
-const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--epochs N] [--bits B] [--seed S]
+const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--words model|rules] [--epochs N] [--bits B] [--seed S]
        vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--json]
        vineparse tokenizer attach --model BUNDLE --tokenizer MODEL|none --out BUNDLE2
 
 Tokenizers and sentence splitters learned from a treebank, for languages the rule-based English
 tokenizer does not fit. 'train' learns where tokens and sentences end from the raw text of a
 CoNLL-U file (its '# text' comments and SpaceAfter=No; sentences of a paragraph joined by a space),
-and which surface tokens are multiword tokens and their words. 'eval' rebuilds each document's raw
+and which surface tokens are multiword tokens and their words; with --words rules the model keeps
+the English rules' words and splits them into sentences by what it learned. 'eval' rebuilds each document's raw
 text from gold CoNLL-U (paragraphs on lines of their own), splits and tokenizes it with a tokenizer
 model or a pipeline bundle (rules: the English rules) and scores tokens, words and sentences as the
 CoNLL 2018 shared task does. 'attach' writes a copy of a pipeline bundle that tokenizes raw text
@@ -26,6 +27,7 @@ with the model (or by the English rules again, with none).
 options:
   --train FILE      training CoNLL-U
   --out FILE        where to write the model ('attach': the new bundle)
+  --words W         where the words come from: model (the default) or rules (the English rules)
   --epochs N        training epochs (default 8)
   --bits B          weight table bits (default 20)
   --seed S          shuffling seed (default 1)
@@ -53,6 +55,7 @@ async function train(args: string[]): Promise<number> {
   const { values } = parseCommandArgs("tokenizer train", args, {
     train: { type: "string" },
     out: { type: "string" },
+    words: { type: "string" },
     epochs: { type: "string" },
     bits: { type: "string" },
     seed: { type: "string" },
@@ -63,10 +66,14 @@ async function train(args: string[]): Promise<number> {
   const epochs = numberOption("tokenizer train", "epochs", values.epochs, 8, { min: 1, integer: true });
   const bits = numberOption("tokenizer train", "bits", values.bits, 20, { min: 10, max: 26, integer: true });
   const seed = numberOption("tokenizer train", "seed", values.seed, 1, { integer: true });
+  const wordsBy = values.words ?? "model";
+  if (wordsBy !== "model" && wordsBy !== "rules")
+    throw new VineparseError("usage", `tokenizer train: --words must be model or rules, got "${wordsBy}"`);
   const data = readConlluFile(trainPath, { requireTree: false, strict: true }).map((r) => r.sentence);
   if (data.length === 0) throw new VineparseError("no-training-data", "no sentences to train on", trainPath);
   const t0 = performance.now();
   const model = LearnedTokenizer.train(data, {
+    wordsBy,
     epochs,
     bits,
     seed,

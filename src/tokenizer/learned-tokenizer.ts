@@ -26,7 +26,7 @@ import {
   readModelFile,
   writeModelFile,
 } from "../model/model-file.js";
-import type { Segmenter } from "../pipeline/sentence-split.js";
+import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
 import { goldSentences } from "../pipeline/token-eval.js";
 import type { Tokenization, TokToken, TokWord } from "../pipeline/tokenize.js";
 import { finishBits, hashString, mix } from "../util/hash.js";
@@ -97,8 +97,17 @@ const PAD = 4;
 /** A multiword-token dictionary entry: the words of a surface form. */
 type MwtEntry = readonly string[];
 
+/**
+ * Where a learned tokenizer's words come from: its own token model and multiword dictionary ("model"),
+ * or the rule-based English tokenizer ("rules"; the learned sentence splitter then works on its
+ * tokens), which finds English words better than the model does (docs/results.md).
+ */
+export type WordsBy = "model" | "rules";
+
 /** Training options. */
 export interface TokenizerTrainOptions {
+  /** Where the tokenizer's words come from (default "model"); see `WordsBy`. */
+  wordsBy?: WordsBy;
   /** Passes over the training documents (default 8). */
   epochs?: number;
   /** log2 of each weight table's size (default 20). */
@@ -376,6 +385,8 @@ export class LearnedTokenizer implements Segmenter {
     readonly mwt: ReadonlyMap<string, MwtEntry>,
     /** Multiword tokens by lowercased surface form (words lowercased). */
     readonly mwtLower: ReadonlyMap<string, MwtEntry>,
+    /** Where the words come from (see `WordsBy`). */
+    readonly wordsBy: WordsBy = "model",
   ) {
     this.mask = (1 << bits) - 1;
     if (tokenWeights.length !== 1 << bits || sentenceWeights.length !== 1 << bits)
@@ -446,6 +457,7 @@ export class LearnedTokenizer implements Segmenter {
 
   /** `Segmenter.tokenize`: words and surface tokens of text[start, end). */
   tokenize(text: string, start = 0, end = text.length): Tokenization {
+    if (this.wordsBy === "rules") return ENGLISH_RULES.tokenize(text, start, end);
     return this.expand(text, this.tokenSpans(text, start, end));
   }
 
@@ -599,6 +611,19 @@ export class LearnedTokenizer implements Segmenter {
       int16Weights(sentP.averaged()).weights,
       exact,
       lower,
+      opts.wordsBy ?? "model",
+    );
+  }
+
+  /** The same model with its words from `wordsBy`. */
+  withWordsBy(wordsBy: WordsBy): LearnedTokenizer {
+    return new LearnedTokenizer(
+      this.bits,
+      this.tokenWeights,
+      this.sentenceWeights,
+      this.mwt,
+      this.mwtLower,
+      wordsBy,
     );
   }
 
@@ -614,6 +639,7 @@ export class LearnedTokenizer implements Segmenter {
         bits: this.bits,
         mwt: entries(this.mwt),
         mwtLower: entries(this.mwtLower),
+        wordsBy: this.wordsBy,
       },
       arrays: { tokenDelta: t.delta, tokenValue: t.value, sentenceDelta: s.delta, sentenceValue: s.value },
     };
@@ -651,6 +677,8 @@ export class LearnedTokenizer implements Segmenter {
         if (!(a instanceof ctor)) throw new Error(`missing or mistyped array ${name}`);
         return a;
       };
+      const wordsBy = meta.wordsBy;
+      if (wordsBy !== "model" && wordsBy !== "rules") throw new Error("bad wordsBy");
       const size = 1 << bits;
       const table = (p: string) =>
         int16FromPacked(
@@ -663,6 +691,7 @@ export class LearnedTokenizer implements Segmenter {
         table("sentence"),
         dict(meta.mwt, "multiword tokens"),
         dict(meta.mwtLower, "multiword tokens"),
+        wordsBy,
       );
     });
   }
@@ -680,8 +709,8 @@ function isHighSurrogateAt(text: string, i: number): boolean {
 }
 
 /**
- * The training documents: the sentences of each paragraph (of each document when the treebank marks
- * no paragraphs; of the whole file when it marks neither) joined by a space, as raw text reads.
+ * The training documents: the sentences of each document (of the whole file when the treebank marks
+ * none), those of a paragraph joined by a space and paragraphs by a line break, as raw text reads.
  */
 function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
   const gold = goldSentences(sentences);
@@ -699,9 +728,9 @@ function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
     ends = [];
   };
   for (const g of gold) {
-    if (g.newpar) flush();
+    if (g.newdoc) flush();
     if (g.tokens.length === 0) continue;
-    if (text.length > 0) text += " ";
+    if (text.length > 0) text += g.newpar ? "\n" : " ";
     const off = text.length;
     text += g.text;
     for (let k = 0; k < g.tokens.length; k += 2) {
