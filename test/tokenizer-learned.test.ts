@@ -10,6 +10,7 @@ import { MorphModel, morphSentence } from "../src/morph/morph-model.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
 import { loadPipeline, loadSegmenter } from "../src/pipeline/default-model.js";
 import { ENGLISH_RULES, segmentText } from "../src/pipeline/sentence-split.js";
+import { segmentStream } from "../src/pipeline/text-stream.js";
 import { evaluateFull, goldSentences } from "../src/pipeline/token-eval.js";
 import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
 import { morphToy } from "./morph-toy.js";
@@ -150,6 +151,29 @@ test("words by the English rules: their tokens, cut into sentences by the learne
   const path = join(dir, "hybrid.tok");
   hybrid.save(path);
   assert.equal(LearnedTokenizer.load(path).wordsBy, "rules");
+});
+
+test("a stream cut inside a long paragraph gives the sentences of the whole text", async () => {
+  // One paragraph of the held-out text, streamed in small pieces and cut every 300 characters.
+  const text = goldSentences(sentences(devText))
+    .map((g) => g.text)
+    .join(" ");
+  const whole = segmentText(text, { segmenter: model }).map((s) => [
+    s.start,
+    s.end,
+    s.words.map((w) => [w.form, w.start, w.end]),
+  ]);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += 97) pieces.push(text.slice(i, i + 97));
+  const streamed = [];
+  for await (const { offset, sentence: s } of segmentStream(pieces, { segmenter: model, chunkChars: 300 }))
+    streamed.push([
+      s.start + offset,
+      s.end + offset,
+      s.words.map((w) => [w.form, w.start + offset, w.end + offset]),
+    ]);
+  assert.ok(whole.length > 50);
+  assert.deepEqual(streamed, whole);
 });
 
 test("model files: the round trip tokenizes the same; damaged or foreign files give one line naming them", () => {

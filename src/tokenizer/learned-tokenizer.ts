@@ -75,6 +75,11 @@ function kindOf(c: number): number {
   return k;
 }
 
+/** Whether a character of class k belongs to a chunk (is not white space or beyond the block). */
+function inChunk(k: number): boolean {
+  return k !== K_SPACE && k !== K_NEWLINE && k !== K_OUT;
+}
+
 /** Whether code unit c is white space (a line break included). */
 function isSpace(c: number): boolean {
   const k = kindOf(c);
@@ -236,18 +241,24 @@ class Extractor {
     const k = this.kind;
     const f = this.feats;
     const m = this.mask;
-    const cm2 = c[p - 2]!;
-    const cm1 = c[p - 1]!;
+    // Only the chunk's own characters are read; beyond it every place reads as a space, so that a
+    // chunk is cut the same whatever surrounds it (a stream cut at white space gives the same tokens).
+    const inLeft1 = chunkLen >= 2;
+    const inLeft2 = chunkLen >= 3;
+    const inRight2 = inChunk(k[p + 2]!);
+    const inRight3 = inRight2 && inChunk(k[p + 3]!);
+    const cm2 = inLeft2 ? c[p - 2]! : 32;
+    const cm1 = inLeft1 ? c[p - 1]! : 32;
     const c0 = c[p]!;
     const c1 = c[p + 1]!;
-    const c2 = c[p + 2]!;
-    const c3 = c[p + 3]!;
-    const km2 = k[p - 2]!;
-    const km1 = k[p - 1]!;
+    const c2 = inRight2 ? c[p + 2]! : 32;
+    const c3 = inRight3 ? c[p + 3]! : 32;
+    const km2 = inLeft2 ? k[p - 2]! : K_SPACE;
+    const km1 = inLeft1 ? k[p - 1]! : K_SPACE;
     const k0 = k[p]!;
     const k1 = k[p + 1]!;
-    const k2 = k[p + 2]!;
-    const k3 = k[p + 3]!;
+    const k2 = inRight2 ? k[p + 2]! : K_SPACE;
+    const k3 = inRight3 ? k[p + 3]! : K_SPACE;
     const pattern = (((((km2 * 16 + km1) * 16 + k0) * 16 + k1) * 16 + k2) * 16 + k3) | 0;
     let n = 0;
     f[n++] = finishBits(1) & m; // bias
