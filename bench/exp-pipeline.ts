@@ -42,8 +42,9 @@ export const experiment: Experiment = {
 
     // 1. Tokenizer (each sentence's text alone), and splitter + tokenizer on whole documents.
     const gold = goldSentences(dev);
-    const tokA = evaluateTokenization(gold);
-    const tokB = evaluateFull(gold, { newlineBoundary: true });
+    const segmenter = pipeline.segmenter;
+    const tokA = evaluateTokenization(gold, segmenter);
+    const tokB = evaluateFull(gold, { newlineBoundary: true, segmenter });
     rows.push([
       "tokenizer (per sentence text)",
       "words F1",
@@ -281,6 +282,7 @@ function compareBundles(
       round(parsed[i]!.scores.lasNoPunct),
       Math.round(tokens / pMed),
       round(median(parseTimes[0]!) / pMed),
+      round(e.scores.wordsF1),
       round(e.scores.uasF1),
       round(e.scores.lasF1),
       e.scores.lemmasF1 === null ? "" : round(e.scores.lemmasF1),
@@ -298,6 +300,7 @@ function compareBundles(
       "LAS-P",
       "parse tok/s",
       "parse speed ×",
+      "e2e words F1",
       "e2e UAS F1",
       "e2e LAS F1",
       "e2e Lemmas F1",

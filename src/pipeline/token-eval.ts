@@ -3,8 +3,8 @@
  * units match when their character spans in the white-space-free text are equal.
  */
 import type { ConlluSentence } from "../conllu/types.js";
-import { type SegmentOptions, segmentText } from "./sentence-split.js";
-import { isSpaceCode, type Tokenization, tokenize } from "./tokenize.js";
+import { ENGLISH_RULES, type SegmentOptions, type Segmenter, segmentText } from "./sentence-split.js";
+import { isSpaceCode, type Tokenization } from "./tokenize.js";
 
 /** Precision, recall and F1 (percentages) of one kind of unit. */
 export interface SpanScore {
@@ -160,8 +160,14 @@ function flatten(t: Tokenization, offset: number, words: number[], tokens: numbe
   for (const k of t.tokens) tokens.push(k.start + offset, k.end + offset);
 }
 
-/** Mode (a): tokenizes each gold sentence's text on its own and scores words and tokens. */
-export function evaluateTokenization(gold: GoldSentence[]): TokenEvalResult {
+/**
+ * Mode (a): tokenizes each gold sentence's text on its own (with `segmenter`, by default the English
+ * rules) and scores words and tokens.
+ */
+export function evaluateTokenization(
+  gold: GoldSentence[],
+  segmenter: Segmenter = ENGLISH_RULES,
+): TokenEvalResult {
   let gw = 0;
   let sw = 0;
   let cw = 0;
@@ -172,7 +178,7 @@ export function evaluateTokenization(gold: GoldSentence[]): TokenEvalResult {
   let seconds = 0;
   for (const g of gold) {
     const t0 = performance.now();
-    const t = tokenize(g.text);
+    const t = segmenter.tokenize(g.text, 0, g.text.length);
     seconds += performance.now() - t0;
     chars += g.text.length;
     const words: number[] = [];
