@@ -12,6 +12,16 @@ export function rowOf(feature: number, mask: number): number {
 }
 
 /**
+ * The averaged weights of a perceptron kept in the lazy form: w − u / clock, where u sums each update
+ * times the clock at which it was made (a fresh array).
+ */
+export function averagedWeights(w: Float32Array, u: Float32Array, clock: number): Float32Array {
+  const out = new Float32Array(w.length);
+  for (let j = 0; j < out.length; j++) out[j] = w[j]! - u[j]! / clock;
+  return out;
+}
+
+/**
  * Averaged perceptron over hashed rows of class weights (see `rowOf`) that scores only a candidate
  * list of classes per instance (the lemma rules applicable to a form; the feature bundles seen with
  * a UPOS, numbered 0..m-1 within it). Averaging uses the lazy "w − u/c" form, as the tagger's
@@ -66,10 +76,7 @@ export class HashedPerceptron {
 
   /** The averaged weights (a fresh array). */
   averaged(): Float32Array {
-    const out = new Float32Array(this.w.length);
-    const c = this.clock;
-    for (let j = 0; j < out.length; j++) out[j] = this.w[j]! - this.u[j]! / c;
-    return out;
+    return averagedWeights(this.w, this.u, this.clock);
   }
 }
 

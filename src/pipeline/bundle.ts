@@ -180,33 +180,34 @@ function partWhenAsked<T>(
   };
 }
 
-/** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */
-export function taggerFromModelData(m: ModelData, path: string): Tagger {
-  if (m.kind === TAGGER_KIND) return fromModelContent(path, () => Tagger.fromModelData(m, path));
+/**
+ * The model-file content of one kind of model: `m` itself when it is of that kind, else the bundle
+ * part `prefix` of the pipeline bundle `m` (null: the bundle has none); any other kind is an error.
+ */
+function ownOrBundlePart(m: ModelData, path: string, kind: string, prefix: string): ModelData | null {
+  if (m.kind === kind) return m;
   if (m.kind !== BUNDLE_KIND)
     throw new VineparseError(
       "model-kind",
-      `expected a tagger or pipeline model, found a ${m.kind} model`,
+      `expected a ${prefix} or pipeline model, found a ${m.kind} model`,
       path,
     );
-  const part = (m.meta as { tagger?: { kind: string; meta: unknown } }).tagger;
-  if (part === undefined) throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger", path);
-  return fromModelContent(path, () => Tagger.fromModelData(extract("tagger", m, part), path));
+  const part = (m.meta as Record<string, BundlePart | undefined>)[prefix];
+  return part === undefined ? null : extract(prefix, m, part);
+}
+
+/** The tagger of decoded model-file content that is a tagger model or a pipeline bundle. */
+export function taggerFromModelData(m: ModelData, path: string): Tagger {
+  const own = ownOrBundlePart(m, path, TAGGER_KIND, "tagger");
+  if (own === null) throw new VineparseError("model-corrupt", "pipeline bundle lacks a tagger", path);
+  return fromModelContent(path, () => Tagger.fromModelData(own, path));
 }
 
 /** The morph model of decoded model-file content that is a morph model or a pipeline bundle holding one. */
 export function morphFromModelData(m: ModelData, path: string): MorphModel {
-  if (m.kind === MORPH_KIND) return MorphModel.fromModelData(m, path);
-  if (m.kind !== BUNDLE_KIND)
-    throw new VineparseError(
-      "model-kind",
-      `expected a morph or pipeline model, found a ${m.kind} model`,
-      path,
-    );
-  const part = (m.meta as { morph?: BundlePart }).morph;
-  if (part === undefined)
-    throw new VineparseError("model-kind", "this pipeline bundle has no morph model", path);
-  return MorphModel.fromModelData(extract("morph", m, part), path);
+  const own = ownOrBundlePart(m, path, MORPH_KIND, "morph");
+  if (own === null) throw new VineparseError("model-kind", "this pipeline bundle has no morph model", path);
+  return MorphModel.fromModelData(own, path);
 }
 
 /**
@@ -214,15 +215,8 @@ export function morphFromModelData(m: ModelData, path: string): MorphModel {
  * (null: the bundle has none, so it tokenizes by the English rules).
  */
 export function tokenizerFromModelData(m: ModelData, path: string): LearnedTokenizer | null {
-  if (m.kind === TOKENIZER_KIND) return LearnedTokenizer.fromModelData(m, path);
-  if (m.kind !== BUNDLE_KIND)
-    throw new VineparseError(
-      "model-kind",
-      `expected a tokenizer or pipeline model, found a ${m.kind} model`,
-      path,
-    );
-  const part = (m.meta as { tokenizer?: BundlePart }).tokenizer;
-  return part === undefined ? null : LearnedTokenizer.fromModelData(extract("tokenizer", m, part), path);
+  const own = ownOrBundlePart(m, path, TOKENIZER_KIND, "tokenizer");
+  return own === null ? null : LearnedTokenizer.fromModelData(own, path);
 }
 
 /** Reads a bundle written by `writeBundle`. */

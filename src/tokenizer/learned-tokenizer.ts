@@ -29,6 +29,7 @@ import {
 import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
 import { goldSentences } from "../pipeline/token-eval.js";
 import type { Tokenization, TokToken, TokWord } from "../pipeline/tokenize.js";
+import { averagedWeights } from "../morph/hashed-perceptron.js";
 import { finishBits, hashString, mix } from "../util/hash.js";
 import { Rng } from "../util/rng.js";
 
@@ -93,6 +94,10 @@ function featureCode(c: number, k: number): number {
   if (k === K_NEWLINE) return 10;
   return c;
 }
+
+/** Seeds of the running hashes of the token so far and of the chunk so far. */
+const TOKEN_SEED = 0x3c6ef372;
+const CHUNK_SEED = 0x1b873593;
 
 /** Chunks (white-space-free runs) longer than this get no whole-chunk features. */
 const MAX_CHUNK = 24;
@@ -160,10 +165,7 @@ class BinaryPerceptron {
     this.clock++;
   }
   averaged(): Float32Array {
-    const out = new Float32Array(this.w.length);
-    const c = this.clock;
-    for (let j = 0; j < out.length; j++) out[j] = this.w[j]! - this.u[j]! / c;
-    return out;
+    return averagedWeights(this.w, this.u, this.clock);
   }
 }
 
@@ -230,6 +232,57 @@ class Extractor {
       }
       p = q;
     }
+  }
+
+  /**
+   * Cuts text[start, end) into tokens, flattened spans: white space always ends a token, the two
+   * halves of a surrogate pair never part, and at every other place between two characters
+   * `decide(features, count, place)` says whether a token ends there (place: the text offset of the
+   * character after it). Loads the block (see `load`).
+   */
+  tokenSpans(
+    text: string,
+    start: number,
+    end: number,
+    decide: (feats: Int32Array, n: number, place: number) => boolean,
+  ): number[] {
+    this.load(text, start, end);
+    const kind = this.kind;
+    const code = this.code;
+    const spans: number[] = [];
+    const last = end - start + PAD;
+    const shift = start - PAD; // text offset = local position + shift
+    let p = PAD;
+    while (p < last) {
+      if (!inChunk(kind[p]!)) {
+        p++;
+        continue;
+      }
+      // A chunk, from p to the next white space.
+      let tokStart = p;
+      let tokHash = TOKEN_SEED;
+      let chunkHash = CHUNK_SEED;
+      let chunkLen = 0;
+      do {
+        tokHash = mix(tokHash, code[p]!);
+        chunkHash = mix(chunkHash, code[p]!);
+        chunkLen++;
+        let cut: boolean;
+        if (p + 1 >= last || !inChunk(kind[p + 1]!)) cut = true;
+        else if (isHighSurrogateAt(text, p + shift)) cut = false;
+        else {
+          const n = this.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
+          cut = decide(this.feats, n, p + 1 + shift);
+        }
+        if (cut) {
+          spans.push(tokStart + shift, p + 1 + shift);
+          tokStart = p + 1;
+          tokHash = TOKEN_SEED;
+        }
+        p++;
+      } while (p < last && inChunk(kind[p]!));
+    }
+    return spans;
   }
 
   /**
@@ -407,46 +460,8 @@ export class LearnedTokenizer implements Segmenter {
 
   /** Token spans of text[start, end), flattened. */
   tokenSpans(text: string, start = 0, end = text.length): number[] {
-    const ex = this.ex;
-    ex.load(text, start, end);
     const w = this.tokenWeights;
-    const kind = ex.kind;
-    const code = ex.code;
-    const spans: number[] = [];
-    const last = end - start + PAD;
-    let p = PAD;
-    while (p < last) {
-      if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
-        p++;
-        continue;
-      }
-      // a chunk: p .. q - 1
-      let tokStart = p;
-      let tokHash = 0x3c6ef372;
-      let chunkHash = 0x1b873593;
-      let chunkLen = 0;
-      for (;;) {
-        tokHash = mix(tokHash, code[p]!);
-        chunkHash = mix(chunkHash, code[p]!);
-        chunkLen++;
-        const nk = kind[p + 1]!;
-        let cut: boolean;
-        if (p + 1 >= last || nk === K_SPACE || nk === K_NEWLINE) cut = true;
-        else if (isHighSurrogateAt(text, p - PAD + start)) cut = false;
-        else {
-          const n = ex.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
-          cut = scoreInt16(w, ex.feats, n) > 0;
-        }
-        if (cut) {
-          spans.push(tokStart - PAD + start, p + 1 - PAD + start);
-          tokStart = p + 1;
-          tokHash = 0x3c6ef372;
-        }
-        p++;
-        if (p >= last || kind[p] === K_SPACE || kind[p] === K_NEWLINE) break;
-      }
-    }
-    return spans;
+    return this.ex.tokenSpans(text, start, end, (f, n) => scoreInt16(w, f, n) > 0);
   }
 
   /** Indices of the tokens (of `spans`) after which a sentence ends, the last token excluded. */
@@ -564,43 +579,13 @@ export class LearnedTokenizer implements Segmenter {
           boundary[b.tokens[t + 1]!] = 1;
         }
         // Token boundaries, following the gold ones.
-        const kind = ex.kind;
-        const code = ex.code;
-        const last = len + PAD;
-        let p = PAD;
-        while (p < last) {
-          if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
-            p++;
-            continue;
-          }
-          let tokStart = p;
-          let tokHash = 0x3c6ef372;
-          let chunkHash = 0x1b873593;
-          let chunkLen = 0;
-          for (;;) {
-            tokHash = mix(tokHash, code[p]!);
-            chunkHash = mix(chunkHash, code[p]!);
-            chunkLen++;
-            const nk = kind[p + 1]!;
-            let cut: boolean;
-            if (p + 1 >= last || nk === K_SPACE || nk === K_NEWLINE) cut = true;
-            else if (isHighSurrogateAt(b.text, p - PAD)) cut = false;
-            else {
-              const n = ex.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
-              const gold = boundary[p + 1 - PAD] === 1;
-              const predicted = tokP.score(ex.feats, n) > 0;
-              if (gold !== predicted) tokenErrors++;
-              tokP.update(ex.feats, n, gold, predicted);
-              cut = gold;
-            }
-            if (cut) {
-              tokStart = p + 1;
-              tokHash = 0x3c6ef372;
-            }
-            p++;
-            if (p >= last || kind[p] === K_SPACE || kind[p] === K_NEWLINE) break;
-          }
-        }
+        ex.tokenSpans(b.text, 0, len, (f, n, place) => {
+          const gold = boundary[place] === 1;
+          const predicted = tokP.score(f, n) > 0;
+          if (gold !== predicted) tokenErrors++;
+          tokP.update(f, n, gold, predicted);
+          return gold;
+        });
         // Sentence boundaries over the gold tokens.
         const infos = tokenInfos(b.text, b.tokens, len);
         let since = 0;
