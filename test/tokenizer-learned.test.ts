@@ -272,6 +272,21 @@ test("CLI: tokenizer train, eval and attach; parse uses the attached tokenizer, 
   const two = runCli(["parse", "--model", attached, "--text", raw, "--quiet", "--threads", "2"]);
   assert.equal(two.status, 0, two.stderr);
   assert.equal(two.stdout, one.stdout);
+  // Attaching a morph model keeps the tokenizer.
+  const withMorph = join(dir, "with-morph.vpm");
+  const morphPath = join(dir, "cli.morph");
+  MorphModel.train(
+    [...parseConllu(morphToy(40, 3))].map((r) => morphSentence(r.sentence)),
+    { epochs: 1, bits: 10 },
+  ).save(morphPath);
+  assert.equal(
+    runCli(["morph", "attach", "--model", attached, "--morph", morphPath, "--out", withMorph]).status,
+    0,
+  );
+  assert.equal(
+    runCli(["parse", "--model", withMorph, "--text", raw, "--quiet", "--morph", "never"]).stdout,
+    one.stdout,
+  );
   // Taken out again: the English rules.
   const removed = join(dir, "removed.vpm");
   assert.equal(

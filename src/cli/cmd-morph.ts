@@ -3,7 +3,7 @@ import { readConlluFile, type ReadOptions, streamConllu } from "../conllu/read.j
 import { VineparseError } from "../errors.js";
 import { formatMorph, MorphModel, morphAccuracy, morphSentence } from "../morph/morph-model.js";
 import { readModelFile } from "../model/model-file.js";
-import { morphFromModelData, readBundle, writeBundle } from "../pipeline/bundle.js";
+import { morphFromModelData, writeBundleWithPart } from "../pipeline/bundle.js";
 import { AtomicWriter, checkWritable } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
@@ -187,14 +187,7 @@ async function attach(args: string[]): Promise<number> {
   const out = requireOption("morph attach", "out", values.out);
   checkWritable(out);
   const morph = morphPath === "none" ? undefined : MorphModel.load(morphPath);
-  const b = readBundle(bundlePath);
-  const { morph: _old, ...info } = b.info;
-  const { morph: _oldModel, ...parts } = b;
-  writeBundle(out, {
-    ...parts,
-    ...(morph === undefined ? {} : { morph }),
-    info: morph === undefined ? info : { ...info, morph: { attached: basename(morphPath) } },
-  });
+  writeBundleWithPart(bundlePath, out, { morph }, basename(morphPath));
   process.stderr.write(
     `${out}: ${morph === undefined ? "no morph model" : `morph model ${basename(morphPath)} (${morph.rules.size} lemma rules, ${morph.bundles.length} feature bundles)`}\n`,
   );

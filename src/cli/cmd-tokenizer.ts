@@ -2,7 +2,7 @@ import { basename } from "node:path";
 import { readConlluFile } from "../conllu/read.js";
 import { VineparseError } from "../errors.js";
 import { readModelFile } from "../model/model-file.js";
-import { readBundle, tokenizerFromModelData, writeBundle } from "../pipeline/bundle.js";
+import { tokenizerFromModelData, writeBundleWithPart } from "../pipeline/bundle.js";
 import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
 import { evaluateFull, goldSentences, type SpanScore } from "../pipeline/token-eval.js";
 import { LearnedTokenizer } from "../tokenizer/learned-tokenizer.js";
@@ -133,14 +133,7 @@ async function attach(args: string[]): Promise<number> {
   const out = requireOption("tokenizer attach", "out", values.out);
   checkWritable(out);
   const tokenizer = tokPath === "none" ? undefined : LearnedTokenizer.load(tokPath);
-  const b = readBundle(bundlePath);
-  const { tokenizer: _old, ...info } = b.info;
-  const { tokenizer: _oldModel, ...parts } = b;
-  writeBundle(out, {
-    ...parts,
-    ...(tokenizer === undefined ? {} : { tokenizer }),
-    info: tokenizer === undefined ? info : { ...info, tokenizer: { attached: basename(tokPath) } },
-  });
+  writeBundleWithPart(bundlePath, out, { tokenizer }, basename(tokPath));
   process.stderr.write(
     `${out}: ${tokenizer === undefined ? "the English tokenizer rules" : `tokenizer ${basename(tokPath)} (${tokenizer.mwt.size} multiword tokens)`}\n`,
   );

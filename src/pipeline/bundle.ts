@@ -219,6 +219,29 @@ export function tokenizerFromModelData(m: ModelData, path: string): LearnedToken
   return own === null ? null : LearnedTokenizer.fromModelData(own, path);
 }
 
+/**
+ * Writes to `out` a copy of the bundle at `path` with one optional part replaced, `{ morph: model }`
+ * or `{ tokenizer: model }` (undefined: none), its provenance naming the file the new part came from
+ * (`attached`).
+ */
+export function writeBundleWithPart(
+  path: string,
+  out: string,
+  part: { morph: MorphModel | undefined } | { tokenizer: LearnedTokenizer | undefined },
+  attached: string,
+): void {
+  const [name, model] = Object.entries(part)[0] as ["morph" | "tokenizer", unknown];
+  const b: Bundle = { ...readBundle(path) };
+  const info = { ...b.info };
+  delete b[name];
+  delete info[name];
+  if (model !== undefined) {
+    Object.assign(b, { [name]: model });
+    info[name] = { attached };
+  }
+  writeBundle(out, { ...b, info });
+}
+
 /** Reads a bundle written by `writeBundle`. */
 export function readBundle(path: string): Bundle {
   return bundleFromModelData(readModelFile(path, BUNDLE_KIND), path);
