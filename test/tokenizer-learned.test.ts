@@ -22,7 +22,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 const sentences = (text: string): ConlluSentence[] =>
   [...parseConllu(text, "toy", { requireTree: false })].map((r) => r.sentence);
-const trainText = tokenizerToy(400, 1);
+const trainText = tokenizerToy(400, 1, "tisch");
 const devText = tokenizerToy(80, 2);
 const trainPath = join(dir, "train.conllu");
 const devPath = join(dir, "dev.conllu");
@@ -84,6 +84,43 @@ test("hand-worked cases: clitics, commas, abbreviations, sentence ends and multi
   // The English rules split the abbreviation and keep "zum" whole.
   const rules = segmentText(text, { segmenter: ENGLISH_RULES })[0]!;
   assert.ok(rules.words.some((w) => w.form === "bzw"));
+});
+
+test("words inside a token: split where the model finds a known tail, even on a stem never seen with it", () => {
+  const text = "Tischli steht bzw. hausli. Hausla bleibt.";
+  const [a, b] = segmentText(text, { segmenter: model });
+  assert.deepEqual(
+    a!.words.map((w) => w.form),
+    ["Tisch", "li", "steht", "bzw.", "haus", "li", "."],
+  );
+  // "tischli" is one surface token of two words, each spelled out.
+  const t = a!.tokens[0]!;
+  assert.deepEqual([t.start, t.end, t.firstWord, t.lastWord], [0, 7, 0, 1]);
+  assert.deepEqual(
+    a!.words.slice(0, 2).map((w) => [w.start, w.end, w.spaceAfter]),
+    [
+      [0, 5, false],
+      [5, 7, true],
+    ],
+  );
+  // "la" never followed a word inside a token in training: no split, whatever the model says.
+  assert.equal(b!.words[0]!.form, "Hausla");
+  assert.ok(model.tails.has("li") && !model.tails.has("la"));
+  // A model without the in-token weights splits by its dictionary alone.
+  const noWords = new LearnedTokenizer(
+    model.bits,
+    model.tokenWeights,
+    model.sentenceWeights,
+    model.mwt,
+    model.mwtLower,
+    "model",
+    null,
+    model.tails,
+  );
+  assert.deepEqual(
+    segmentText("Tischli steht.", { segmenter: noWords })[0]!.words.map((w) => w.form),
+    ["Tischli", "steht", "."],
+  );
 });
 
 test("multiword tokens: the majority analysis, exact forms first, then lowercased ones recased", () => {

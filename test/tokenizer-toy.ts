@@ -5,10 +5,11 @@ import { Rng } from "../src/util/rng.js";
  * sentences of 3–9 lowercase words, the first capitalised, ending in an attached "." or "!";
  * commas attached to the word before; the abbreviation "bzw." (one token, period included) which
  * never ends a sentence; the clitic "'s" written onto a verb ("geht's" = "geht" + "'s", two
- * tokens); and the multiword token "zum" = "zu" + "dem" (one surface token of two words),
- * capitalised at a sentence's start. Paragraphs of 2–5 sentences (`# newpar`).
+ * tokens); the multiword token "zum" = "zu" + "dem" (one surface token of two words),
+ * capitalised at a sentence's start; and nouns with the particle "li" written onto them, spelled
+ * out ("hausli" = "haus" + "li"), except the noun `noLi`. Paragraphs of 2–5 sentences (`# newpar`).
  */
-export function tokenizerToy(sentences: number, seed: number): string {
+export function tokenizerToy(sentences: number, seed: number, noLi = ""): string {
   const rng = new Rng(seed);
   const nouns = ["haus", "baum", "katze", "stadt", "weg", "brot", "lampe", "fluss", "wald", "tisch"];
   const verbs = ["geht", "steht", "liegt", "kommt", "bleibt"];
@@ -31,7 +32,8 @@ export function tokenizerToy(sentences: number, seed: number): string {
         } else toks.push({ form: v, words: [v], spaceAfter: true });
       } else if (r < 0.7) {
         const n = nouns[rng.int(nouns.length)]!;
-        toks.push({ form: n, words: [n], spaceAfter: true });
+        if (n !== noLi && rng.next() < 0.2) toks.push({ form: `${n}li`, words: [n, "li"], spaceAfter: true });
+        else toks.push({ form: n, words: [n], spaceAfter: true });
       } else {
         const o = others[rng.int(others.length)]!;
         toks.push({ form: o, words: [o], spaceAfter: true });

@@ -31,6 +31,11 @@ export interface GoldSentence {
   words: number[];
   /** [start, end) of every surface token, flattened. */
   tokens: number[];
+  /**
+   * Offsets of the word boundaries inside multiword tokens whose words spell the token out exactly
+   * (Turkish "kökenli" = "köken" + "li"), in order.
+   */
+  innerSplits: number[];
 }
 
 /** Builds a score from counts. */
@@ -104,6 +109,9 @@ export function goldSentences(
     if (text === null) text = forms.join(" ");
     const words: number[] = [];
     const tokens: number[] = [];
+    const innerSplits: number[] = [];
+    let mwtSplits: number[] = [];
+    let mwtSpelled = true;
     // A multiword token spans its surface form; its words start where the one before ends, take
     // their own length where the text spells them out and are cut at the token's end otherwise (Greek
     // "στο" = "σε" + "το"), and the last ends with the token.
@@ -121,22 +129,30 @@ export function goldSentences(
         while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
         mwtStart = pos;
         mwtEnd = past(r[1]!, pos, text.length);
+        mwtSplits = [];
+        mwtSpelled = text.startsWith(r[1]!, pos);
         continue;
       }
       const form = r[1]!;
       if (mwtLeft === 0) while (pos < text.length && isSpaceCode(text.charCodeAt(pos))) pos++;
       const start = pos;
       if (mwtLeft > 0) {
+        mwtSpelled &&= text.startsWith(form, pos) && pos + form.length <= mwtEnd;
         pos = --mwtLeft === 0 ? mwtEnd : Math.min(past(form, pos, mwtEnd), mwtEnd);
+        if (mwtLeft > 0) mwtSplits.push(pos);
+        else mwtSpelled &&= start + form.length === mwtEnd;
         words.push(start, pos);
-        if (mwtLeft === 0) tokens.push(mwtStart, pos);
+        if (mwtLeft === 0) {
+          tokens.push(mwtStart, pos);
+          if (mwtSpelled) innerSplits.push(...mwtSplits);
+        }
       } else {
         pos = past(form, pos, text.length);
         words.push(start, pos);
         tokens.push(start, pos);
       }
     }
-    out.push({ text, newdoc, newpar: newpar || newdoc, words, tokens });
+    out.push({ text, newdoc, newpar: newpar || newdoc, words, tokens, innerSplits });
   }
   return out;
 }

@@ -10,7 +10,9 @@
  *   shapes and the white space between decides whether a sentence ends there;
  * - multiword tokens: a surface token the training data splits into several words more often than not
  *   (Greek "στο" = "σε" + "το") is split the same way, by a dictionary of exact forms, then of
- *   lowercased forms with the token's capitalisation put back.
+ *   lowercased forms with the token's capitalisation put back; a token not in it is split where a
+ *   third perceptron, on the token-boundary features, finds a word boundary inside it (Turkish
+ *   "kökenli" = "köken" + "li": the multiword tokens whose words spell them out).
  *
  * Decoding is greedy, left to right, in one pass over the characters and one over the tokens; the
  * features are hashed integers, so no string is built per character.
@@ -135,14 +137,29 @@ interface TrainingBlock {
   tokens: number[];
   /** 1 after a token that ends a sentence (the block's last token excluded). */
   sentenceEnd: Uint8Array;
+  /** Offsets of the word boundaries inside tokens (see `GoldSentence.innerSplits`). */
+  inner: number[];
 }
 
-/** Binary averaged perceptron over hashed features (one weight each). */
+/**
+ * Margin the training of token and word boundaries asks of every decision: a perceptron that updates
+ * only on mistakes stops after a few dozen of them on regular text (every comma and period cut alike),
+ * and its weights then hang on whichever features those few updates touched; asking for a margin keeps
+ * it learning until every decision is clear. The sentence splitter, which makes plenty of mistakes,
+ * learns from its mistakes alone (margin 0), which found sentences slightly better on dev.
+ */
+const BOUNDARY_MARGIN = 1;
+
+/** Binary averaged perceptron over hashed features (one weight each), trained with a margin. */
 class BinaryPerceptron {
   readonly w: Float32Array;
   private readonly u: Float32Array;
   private clock = 1;
-  constructor(bits: number) {
+  constructor(
+    bits: number,
+    /** Updates while the score is on the wrong side or closer than this to 0 (0: on mistakes only). */
+    private readonly margin: number,
+  ) {
     this.w = new Float32Array(1 << bits);
     this.u = new Float32Array(1 << bits);
   }
@@ -152,9 +169,13 @@ class BinaryPerceptron {
     for (let k = 0; k < n; k++) s += w[f[k]!]!;
     return s;
   }
-  /** Moves the weights towards `gold` (true: positive) when the prediction was wrong; advances the clock. */
-  update(f: Int32Array, n: number, gold: boolean, predicted: boolean): void {
-    if (gold !== predicted) {
+  /**
+   * Moves the weights towards `gold` (true: positive) when `score` (theirs for f) is wrong or less
+   * than the margin away from 0 on the right side (on 0 itself it counts as negative); advances the clock.
+   */
+  update(f: Int32Array, n: number, gold: boolean, score: number): void {
+    const m = this.margin;
+    if (gold ? score < m || score <= 0 : score > -m || score > 0) {
       const d = gold ? 1 : -1;
       const dc = d * this.clock;
       for (let k = 0; k < n; k++) {
@@ -237,14 +258,16 @@ class Extractor {
   /**
    * Cuts text[start, end) into tokens, flattened spans: white space always ends a token, the two
    * halves of a surrogate pair never part, and at every other place between two characters
-   * `decide(features, count, place)` says whether a token ends there (place: the text offset of the
-   * character after it). Loads the block (see `load`).
+   * `decide(features, count, place)` says whether a token ends there (1), a word ends inside the
+   * token (2: its offset is added to `splits`) or neither (0); place is the text offset of the
+   * character after it. Loads the block (see `load`).
    */
   tokenSpans(
     text: string,
     start: number,
     end: number,
-    decide: (feats: Int32Array, n: number, place: number) => boolean,
+    decide: (feats: Int32Array, n: number, place: number) => number,
+    splits: number[] | null,
   ): number[] {
     this.load(text, start, end);
     const kind = this.kind;
@@ -272,7 +295,9 @@ class Extractor {
         else if (isHighSurrogateAt(text, p + shift)) cut = false;
         else {
           const n = this.boundaryFeatures(p, tokHash, p - tokStart + 1, chunkHash, chunkLen);
-          cut = decide(this.feats, n, p + 1 + shift);
+          const d = decide(this.feats, n, p + 1 + shift);
+          cut = d === 1;
+          if (d === 2 && splits !== null) splits.push(p + 1 + shift);
         }
         if (cut) {
           spans.push(tokStart + shift, p + 1 + shift);
@@ -451,17 +476,39 @@ export class LearnedTokenizer implements Segmenter {
     readonly mwtLower: ReadonlyMap<string, MwtEntry>,
     /** Where the words come from (see `WordsBy`). */
     readonly wordsBy: WordsBy = "model",
+    /** Weights of word boundaries inside a token (null: none are found but by the dictionary). */
+    readonly wordWeights: Int16Array | null = null,
+    /**
+     * The words (lowercased) that follow another inside a multiword token spelled out by its words in
+     * training ("li", "ki", "ydi"): a word boundary the model finds inside a token is kept only when
+     * every word after the first is one of them ("Στουρνάρας" is not "Σ" + "τουρνάρας").
+     */
+    readonly tails: ReadonlySet<string> = new Set(),
   ) {
     this.mask = (1 << bits) - 1;
-    if (tokenWeights.length !== 1 << bits || sentenceWeights.length !== 1 << bits)
+    if (
+      tokenWeights.length !== 1 << bits ||
+      sentenceWeights.length !== 1 << bits ||
+      (wordWeights !== null && wordWeights.length !== 1 << bits)
+    )
       throw new RangeError("tokenizer weights do not match their size");
     this.ex = new Extractor(this.mask);
   }
 
-  /** Token spans of text[start, end), flattened. */
-  tokenSpans(text: string, start = 0, end = text.length): number[] {
+  /**
+   * Token spans of text[start, end), flattened; with `splits`, the offsets of the word boundaries the
+   * model finds inside tokens are added to it.
+   */
+  tokenSpans(text: string, start = 0, end = text.length, splits: number[] | null = null): number[] {
     const w = this.tokenWeights;
-    return this.ex.tokenSpans(text, start, end, (f, n) => scoreInt16(w, f, n) > 0);
+    const ww = this.wordWeights;
+    return this.ex.tokenSpans(
+      text,
+      start,
+      end,
+      (f, n) => (scoreInt16(w, f, n) > 0 ? 1 : ww !== null && scoreInt16(ww, f, n) > 0 ? 2 : 0),
+      splits,
+    );
   }
 
   /** Indices of the tokens (of `spans`) after which a sentence ends, the last token excluded. */
@@ -484,7 +531,8 @@ export class LearnedTokenizer implements Segmenter {
   /** `Segmenter.tokenize`: words and surface tokens of text[start, end). */
   tokenize(text: string, start = 0, end = text.length): Tokenization {
     if (this.wordsBy === "rules") return ENGLISH_RULES.tokenize(text, start, end);
-    return this.expand(text, this.tokenSpans(text, start, end));
+    const splits: number[] = [];
+    return this.expand(text, this.tokenSpans(text, start, end, splits), splits);
   }
 
   /** `Segmenter.sentenceStarts`: word indices at which new sentences start (index 0 excluded). */
@@ -513,9 +561,10 @@ export class LearnedTokenizer implements Segmenter {
    * take their own length where the text does not spell them out, cut at its end, and the last ends with
    * it (as the evaluation's gold spans do, `goldSentences`).
    */
-  private expand(text: string, spans: readonly number[]): Tokenization {
+  private expand(text: string, spans: readonly number[], splits: readonly number[]): Tokenization {
     const words: TokWord[] = [];
     const tokens: TokToken[] = [];
+    let q = 0; // next of `splits`
     for (let t = 0; t < spans.length; t += 2) {
       const s = spans[t]!;
       const e = spans[t + 1]!;
@@ -523,7 +572,19 @@ export class LearnedTokenizer implements Segmenter {
       const form = text.slice(s, e);
       const parts = this.mwt.size + this.mwtLower.size > 0 ? this.splitToken(form) : null;
       const first = words.length;
-      if (parts === null || parts.length < 2) words.push({ form, start: s, end: e, spaceAfter });
+      while (q < splits.length && splits[q]! <= s) q++;
+      let q1 = q;
+      while (q1 < splits.length && splits[q1]! < e) q1++;
+      if (parts === null && q1 > q && this.knownTails(text, splits, q, q1, e)) {
+        // Words the model found inside the token, each spelled out.
+        let ws = s;
+        for (; q < q1; q++) {
+          const we = splits[q]!;
+          words.push({ form: text.slice(ws, we), start: ws, end: we, spaceAfter: false });
+          ws = we;
+        }
+        words.push({ form: text.slice(ws, e), start: ws, end: e, spaceAfter });
+      } else if (parts === null || parts.length < 2) words.push({ form, start: s, end: e, spaceAfter });
       else {
         let pos = s;
         for (let k = 0; k < parts.length; k++) {
@@ -549,6 +610,21 @@ export class LearnedTokenizer implements Segmenter {
     return { words, tokens };
   }
 
+  /** Whether every word after splits[from..to) up to `end` is a known tail (see `tails`). */
+  private knownTails(
+    text: string,
+    splits: readonly number[],
+    from: number,
+    to: number,
+    end: number,
+  ): boolean {
+    for (let k = from; k < to; k++) {
+      const we = k + 1 < to ? splits[k + 1]! : end;
+      if (!this.tails.has(text.slice(splits[k]!, we).toLowerCase())) return false;
+    }
+    return true;
+  }
+
   /** Trains a tokenizer on CoNLL-U sentences (with `# text`, or forms joined by spaces). */
   static train(sentences: readonly ConlluSentence[], opts: TokenizerTrainOptions = {}): LearnedTokenizer {
     const bits = opts.bits ?? 20;
@@ -556,9 +632,10 @@ export class LearnedTokenizer implements Segmenter {
     const epochs = opts.epochs ?? 8;
     const mask = (1 << bits) - 1;
     const blocks = trainingBlocks(sentences);
-    const { exact, lower } = multiwordDictionary(sentences);
-    const tokP = new BinaryPerceptron(bits);
-    const sentP = new BinaryPerceptron(bits);
+    const { exact, lower, tails } = multiwordDictionary(sentences);
+    const tokP = new BinaryPerceptron(bits, BOUNDARY_MARGIN);
+    const wordP = new BinaryPerceptron(bits, BOUNDARY_MARGIN);
+    const sentP = new BinaryPerceptron(bits, 0);
     const ex = new Extractor(mask);
     const sf = new Int32Array(64);
     const rng = new Rng(opts.seed ?? 1);
@@ -578,14 +655,27 @@ export class LearnedTokenizer implements Segmenter {
           boundary[b.tokens[t]!] = 1;
           boundary[b.tokens[t + 1]!] = 1;
         }
+        for (const i of b.inner) if (boundary[i] === 0) boundary[i] = 2;
         // Token boundaries, following the gold ones.
-        ex.tokenSpans(b.text, 0, len, (f, n, place) => {
-          const gold = boundary[place] === 1;
-          const predicted = tokP.score(f, n) > 0;
-          if (gold !== predicted) tokenErrors++;
-          tokP.update(f, n, gold, predicted);
-          return gold;
-        });
+        ex.tokenSpans(
+          b.text,
+          0,
+          len,
+          (f, n, place) => {
+            const gold = boundary[place]!;
+            const score = tokP.score(f, n);
+            if ((gold === 1) !== score > 0) tokenErrors++;
+            tokP.update(f, n, gold === 1, score);
+            if (gold !== 1) {
+              // Inside a gold token: is a word boundary here?
+              const inner = wordP.score(f, n);
+              if ((gold === 2) !== inner > 0) tokenErrors++;
+              wordP.update(f, n, gold === 2, inner);
+            }
+            return gold === 1 ? 1 : 0;
+          },
+          null,
+        );
         // Sentence boundaries over the gold tokens.
         const infos = tokenInfos(b.text, b.tokens, len);
         let since = 0;
@@ -593,9 +683,9 @@ export class LearnedTokenizer implements Segmenter {
           since++;
           const n = sentenceFeatures(infos, t, since, sf, mask);
           const gold = b.sentenceEnd[t] === 1;
-          const predicted = sentP.score(sf, n) > 0;
-          if (gold !== predicted) sentenceErrors++;
-          sentP.update(sf, n, gold, predicted);
+          const score = sentP.score(sf, n);
+          if (gold !== score > 0) sentenceErrors++;
+          sentP.update(sf, n, gold, score);
           if (gold) since = 0;
         }
       }
@@ -608,6 +698,8 @@ export class LearnedTokenizer implements Segmenter {
       exact,
       lower,
       opts.wordsBy ?? "model",
+      int16Weights(wordP.averaged()).weights,
+      tails,
     );
   }
 
@@ -620,6 +712,8 @@ export class LearnedTokenizer implements Segmenter {
       this.mwt,
       this.mwtLower,
       wordsBy,
+      this.wordWeights,
+      this.tails,
     );
   }
 
@@ -636,8 +730,15 @@ export class LearnedTokenizer implements Segmenter {
         mwt: entries(this.mwt),
         mwtLower: entries(this.mwtLower),
         wordsBy: this.wordsBy,
+        tails: [...this.tails],
       },
-      arrays: { tokenDelta: t.delta, tokenValue: t.value, sentenceDelta: s.delta, sentenceValue: s.value },
+      arrays: {
+        tokenDelta: t.delta,
+        tokenValue: t.value,
+        sentenceDelta: s.delta,
+        sentenceValue: s.value,
+        ...(this.wordWeights === null ? {} : wordArrays(this.wordWeights)),
+      },
     };
   }
 
@@ -660,6 +761,10 @@ export class LearnedTokenizer implements Segmenter {
       const bits = meta.bits;
       if (typeof bits !== "number" || !Number.isInteger(bits) || bits < 8 || bits > 26)
         throw new Error("bad bits");
+      const strings = (v: unknown): string[] => {
+        if (!Array.isArray(v) || !v.every((x) => typeof x === "string")) throw new Error("bad tails");
+        return v as string[];
+      };
       const dict = (v: unknown, what: string): Map<string, MwtEntry> => {
         if (
           !Array.isArray(v) ||
@@ -688,6 +793,8 @@ export class LearnedTokenizer implements Segmenter {
         dict(meta.mwt, "multiword tokens"),
         dict(meta.mwtLower, "multiword tokens"),
         wordsBy,
+        m.arrays.wordDelta === undefined && m.arrays.wordValue === undefined ? null : table("word"),
+        new Set(meta.tails === undefined ? [] : strings(meta.tails)),
       );
     });
   }
@@ -696,6 +803,12 @@ export class LearnedTokenizer implements Segmenter {
   static load(path: string): LearnedTokenizer {
     return LearnedTokenizer.fromModelData(readModelFile(path, TOKENIZER_KIND), path);
   }
+}
+
+/** The stored form of the in-token word-boundary weights (optional: a model without them splits tokens only by its dictionary). */
+function wordArrays(w: Int16Array): { wordDelta: Uint32Array; wordValue: Int16Array } {
+  const p = packInt16({ weights: w, scale: 1 });
+  return { wordDelta: p.delta, wordValue: p.value };
 }
 
 /** Whether text[i] is the first half of a surrogate pair (never cut between the two halves). */
@@ -714,14 +827,16 @@ function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
   let text = "";
   let tokens: number[] = [];
   let ends: number[] = [];
+  let inner: number[] = [];
   const flush = () => {
     if (tokens.length === 0) return;
     const sentenceEnd = new Uint8Array(tokens.length / 2);
     for (const e of ends) if (e < sentenceEnd.length - 1) sentenceEnd[e] = 1;
-    out.push({ text, tokens, sentenceEnd });
+    out.push({ text, tokens, sentenceEnd, inner });
     text = "";
     tokens = [];
     ends = [];
+    inner = [];
   };
   for (const g of gold) {
     if (g.newdoc) flush();
@@ -729,6 +844,7 @@ function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
     if (text.length > 0) text += g.newpar ? "\n" : " ";
     const off = text.length;
     text += g.text;
+    for (const i of g.innerSplits) inner.push(i + off);
     for (let k = 0; k < g.tokens.length; k += 2) {
       const s = g.tokens[k]! + off;
       const e = g.tokens[k + 1]! + off;
@@ -750,7 +866,9 @@ function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
 function multiwordDictionary(sentences: readonly ConlluSentence[]): {
   exact: Map<string, MwtEntry>;
   lower: Map<string, MwtEntry>;
+  tails: Set<string>;
 } {
+  const tails = new Set<string>();
   const splits = [new Map<string, Map<string, number>>(), new Map<string, Map<string, number>>()];
   const whole = [new Map<string, number>(), new Map<string, number>()];
   for (const s of sentences) {
@@ -773,6 +891,7 @@ function multiwordDictionary(sentences: readonly ConlluSentence[]): {
       if (left > 0) {
         parts.push(form);
         if (--left === 0) {
+          if (parts.join("") === surface) for (const w of parts.slice(1)) tails.add(w.toLowerCase());
           for (const [i, f] of [surface, surface.toLowerCase()].entries()) {
             const key = i === 0 ? parts.join("\u0000") : parts.join("\u0000").toLowerCase();
             let m = splits[i]!.get(f);
@@ -804,5 +923,5 @@ function multiwordDictionary(sentences: readonly ConlluSentence[]): {
     }
     return out;
   };
-  return { exact: pick(0), lower: pick(1) };
+  return { exact: pick(0), lower: pick(1), tails };
 }
