@@ -123,6 +123,33 @@ test("words inside a token: split where the model finds a known tail, even on a 
   );
 });
 
+test("gold sentences: in-token word boundaries of the multiword tokens their words spell out", () => {
+  const row = (id: string, form: string, misc = "_") => `${id}\t${form}\t_\tX\t_\t_\t0\tdep\t_\t${misc}`;
+  const conllu =
+    "# text = Bu kökenli στο zum.\n" +
+    [
+      row("1", "Bu"),
+      row("2-3", "kökenli"),
+      row("2", "köken"),
+      row("3", "li"),
+      row("4-5", "στο"),
+      row("4", "σε"),
+      row("5", "το"),
+      row("6-7", "zum", "SpaceAfter=No"),
+      row("6", "zu"),
+      row("7", "dem"),
+      row("8", "."),
+    ].join("\n") +
+    "\n\n";
+  const [g] = goldSentences(sentences(conllu));
+  // "kökenli" (3..10) splits after "köken"; "στο" and "zum" are not spelled out by their words.
+  assert.deepEqual(g!.innerSplits, [8]);
+  assert.deepEqual(g!.tokens, [0, 2, 3, 10, 11, 14, 15, 18, 18, 19]);
+  // Their words stay inside them: "σε" is cut to the token's first two characters, "το" ends with it.
+  assert.deepEqual(g!.words.slice(6, 10), [11, 13, 13, 14]);
+  assert.deepEqual(g!.words.slice(10, 14), [15, 17, 17, 18]);
+});
+
 test("multiword tokens: the majority analysis, exact forms first, then lowercased ones recased", () => {
   const row = (id: string, form: string, misc = "_") => `${id}\t${form}\t_\tX\t_\t_\t0\tdep\t_\t${misc}`;
   const sent = (text: string, rows: string[]) => `# text = ${text}\n${rows.join("\n")}\n\n`;
