@@ -1,7 +1,8 @@
 /**
  * A tokenizer and sentence splitter learned from a treebank, for languages the rule-based English
- * tokenizer does not fit. Three parts, all trained on a UD training file's raw text (`# text`,
- * sentences joined by a space inside a paragraph):
+ * tokenizer does not fit. Three parts, all trained on a UD training file's raw text (`# text` and
+ * `SpaceAfter=No`; the sentences of a document joined by a space inside a paragraph and by a line
+ * break between paragraphs):
  *
  * - token boundaries: at every place between two non-space characters, an averaged perceptron over
  *   hashed character n-grams around it, character classes, the token so far and the white-space-free
