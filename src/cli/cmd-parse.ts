@@ -31,7 +31,8 @@ Parses with a trained model and writes CoNLL-U (or a readable tree). Without --m
 English model (UD en_ewt: tokenizer, tagger, parser) is used.
   --input   CoNLL-U input: the tags present in the input are used (retagged with --retag, or when
             absent); HEAD and DEPREL are filled in, every other line and column is kept.
-  --text    raw English text: split into sentences, tokenized (UD conventions), tagged, parsed.
+  --text    raw text: split into sentences and tokenized (by the model's learned tokenizer, or by
+            the English rules of UD English EWT when it has none), tagged, parsed.
   --raw     raw text from FILE or stdin ("-" or no FILE).
 
 options:
