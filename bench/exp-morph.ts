@@ -1,8 +1,5 @@
 // Lemmas and FEATS: trains the morph model on a treebank's train split and reports on dev, with the
 // gold tags and with the bundled tagger's tags, against trivial baselines.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { round } from "../src/eval/percent.js";
@@ -14,7 +11,7 @@ import {
   morphSentence,
   type MorphSentence,
 } from "../src/morph/morph-model.js";
-import { type BenchContext, type Experiment, loadTaggingPipeline } from "./lib.js";
+import { type BenchContext, type Experiment, loadTaggingPipeline, throughFile } from "./lib.js";
 
 /** Lemma and UFeats accuracy of one group of words (seen or unseen in training). */
 type WordScores = { lemma: number; ufeats: number };
@@ -91,16 +88,10 @@ export const experiment: Experiment = {
         ),
     });
     const trainSeconds = (performance.now() - t0) / 1000;
-    const tmp = mkdtempSync(join(tmpdir(), "vineparse-bench-morph-"));
-    let bytes = 0;
-    let loaded: MorphModel;
-    try {
-      model.save(join(tmp, "m.vpm"));
-      bytes = statSync(join(tmp, "m.vpm")).size;
-      loaded = MorphModel.load(join(tmp, "m.vpm"));
-    } finally {
-      rmSync(tmp, { recursive: true, force: true });
-    }
+    const { model: loaded, bytes } = throughFile(
+      (path) => model.save(path),
+      (path) => MorphModel.load(path),
+    );
 
     const inputs: [string, MorphInput[]][] = [["gold", dev]];
     // The bundled model is an en_ewt tagger: its tags only mean something on en_ewt (or with --model).

@@ -2,16 +2,13 @@
 // train split (`vineparse tokenizer train`), on each dev set's raw text rebuilt document by document
 // (sentences of a paragraph joined by a space, paragraphs on lines of their own, as the pipeline bench
 // gives them), scored the CoNLL 2018 way; with training time, model size and speed.
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { round } from "../src/eval/percent.js";
 import { ENGLISH_RULES, type Segmenter } from "../src/pipeline/sentence-split.js";
 import { evaluateFull, goldSentences, type TokenEvalResult } from "../src/pipeline/token-eval.js";
 import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
-import type { BenchContext, Experiment } from "./lib.js";
+import { type BenchContext, type Experiment, throughFile } from "./lib.js";
 
 const TREEBANKS = ["en_ewt", "hu_szeged", "tr_imst", "el_gdt", "zh_gsd"];
 
@@ -36,16 +33,10 @@ export const experiment: Experiment = {
       const t0 = performance.now();
       const trained = LearnedTokenizer.train(train, { epochs });
       const trainSeconds = (performance.now() - t0) / 1000;
-      const tmp = mkdtempSync(join(tmpdir(), "vineparse-bench-tokenizer-"));
-      let bytes = 0;
-      let learned: LearnedTokenizer;
-      try {
-        trained.save(join(tmp, "t.vpm"));
-        bytes = statSync(join(tmp, "t.vpm")).size;
-        learned = LearnedTokenizer.load(join(tmp, "t.vpm"));
-      } finally {
-        rmSync(tmp, { recursive: true, force: true });
-      }
+      const { model: learned, bytes } = throughFile(
+        (path) => trained.save(path),
+        (path) => LearnedTokenizer.load(path),
+      );
       // Scores, and the best time of `reps` runs of each, the two alternating.
       const systems: [string, Segmenter][] = [
         ["English rules", ENGLISH_RULES],

@@ -1,6 +1,15 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, platform, release, totalmem } from "node:os";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { cpus, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ReadSentence } from "../src/conllu/read.js";
@@ -340,6 +349,24 @@ export function runParseCommand(
 }
 
 /** Median of a non-empty list (the mean of the two middle values when the count is even). */
+/**
+ * A model as it comes back from its file: saved by `save` into a temporary directory, its size
+ * taken, loaded by `load`, the directory removed.
+ */
+export function throughFile<T>(
+  save: (path: string) => void,
+  load: (path: string) => T,
+): { model: T; bytes: number } {
+  const tmp = mkdtempSync(join(tmpdir(), "vineparse-bench-model-"));
+  try {
+    const path = join(tmp, "model.vpm");
+    save(path);
+    return { bytes: statSync(path).size, model: load(path) };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 export function median(xs: readonly number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const h = s.length >> 1;
