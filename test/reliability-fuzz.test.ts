@@ -23,9 +23,11 @@ import { decodeModel, encodeModel, type ModelData } from "../src/model/model-fil
 import { parserFromModel } from "../src/parser/load-parser.js";
 import { bundleFromModelData, taggerFromModelData } from "../src/pipeline/bundle.js";
 import { segmentText } from "../src/pipeline/sentence-split.js";
-import { isSpaceCode, tokenize } from "../src/pipeline/tokenize.js";
+import { isSpaceCode, type Tokenization, tokenize } from "../src/pipeline/tokenize.js";
+import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
 import { finish, mix } from "../src/util/hash.js";
 import { decodeUtf8, Utf8StreamDecoder } from "../src/util/utf8.js";
+import { tokenizerToy } from "./tokenizer-toy.js";
 import { toyModels } from "./toy-models.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -441,54 +443,93 @@ const textArb = fc.oneof(
         "\ud800",
         "\udc00",
         "́",
+        "zum",
+        "Zum",
+        "ZUM",
+        "hausli",
+        "geht's",
+        "bzw.",
       ),
       { maxLength: 30 },
     )
     .map((a) => a.join("")),
 );
 
+/**
+ * Asserts that words cover the non-space characters of `text` exactly, in order, never splitting a
+ * surrogate pair, and that tokens group consecutive words that tile them. `spelled(token)` says
+ * whether a token's words must be their own text (all but a learned tokenizer's dictionary splits).
+ */
+function checkTokenization(text: string, tok: Tokenization, spelled: (token: string) => boolean): void {
+  const { words, tokens } = tok;
+  const covered = new Uint8Array(text.length);
+  let last = 0;
+  for (const w of words) {
+    assert.ok(w.start >= last && w.end > w.start && w.end <= text.length, JSON.stringify(w));
+    for (let i = w.start; i < w.end; i++) {
+      assert.ok(!isSpaceCode(text.charCodeAt(i)), `white space inside ${JSON.stringify(w.form)}`);
+      covered[i] = 1;
+    }
+    // never between the two halves of a surrogate pair
+    for (const at of [w.start, w.end]) {
+      const hi = text.charCodeAt(at - 1);
+      const lo = text.charCodeAt(at);
+      assert.ok(!(hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff), `split pair at ${at}`);
+    }
+    last = w.end;
+  }
+  for (let i = 0; i < text.length; i++)
+    assert.equal(
+      covered[i] === 1,
+      !isSpaceCode(text.charCodeAt(i)),
+      `offset ${i} of ${JSON.stringify(text)}`,
+    );
+  let next = 0;
+  for (const t of tokens) {
+    assert.equal(t.firstWord, next);
+    assert.ok(t.lastWord >= t.firstWord);
+    assert.equal(t.start, words[t.firstWord]!.start);
+    assert.equal(t.end, words[t.lastWord]!.end);
+    for (let i = t.firstWord; i < t.lastWord; i++) assert.equal(words[i]!.end, words[i + 1]!.start);
+    if (spelled(text.slice(t.start, t.end)))
+      for (let i = t.firstWord; i <= t.lastWord; i++)
+        assert.equal(words[i]!.form, text.slice(words[i]!.start, words[i]!.end));
+    next = t.lastWord + 1;
+  }
+  assert.equal(next, words.length);
+}
+
 test("fuzz: tokens cover any Unicode string exactly, with valid offsets", () => {
   fc.assert(
     fc.property(textArb, (text) => {
-      const { words, tokens } = tokenize(text);
-      const covered = new Uint8Array(text.length);
-      let last = 0;
-      for (const w of words) {
-        assert.ok(w.start >= last && w.end > w.start && w.end <= text.length, JSON.stringify(w));
-        assert.equal(w.form, text.slice(w.start, w.end));
-        for (let i = w.start; i < w.end; i++) {
-          assert.ok(!isSpaceCode(text.charCodeAt(i)), `white space inside ${JSON.stringify(w.form)}`);
-          covered[i] = 1;
-        }
-        // never between the two halves of a surrogate pair
-        for (const at of [w.start, w.end]) {
-          const hi = text.charCodeAt(at - 1);
-          const lo = text.charCodeAt(at);
-          assert.ok(!(hi >= 0xd800 && hi <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff), `split pair at ${at}`);
-        }
-        last = w.end;
-      }
-      for (let i = 0; i < text.length; i++)
-        assert.equal(
-          covered[i] === 1,
-          !isSpaceCode(text.charCodeAt(i)),
-          `offset ${i} of ${JSON.stringify(text)}`,
-        );
-      let next = 0;
-      for (const t of tokens) {
-        assert.equal(t.firstWord, next);
-        assert.ok(t.lastWord >= t.firstWord);
-        assert.equal(t.start, words[t.firstWord]!.start);
-        assert.equal(t.end, words[t.lastWord]!.end);
-        for (let i = t.firstWord; i < t.lastWord; i++) assert.equal(words[i]!.end, words[i + 1]!.start);
-        next = t.lastWord + 1;
-      }
-      assert.equal(next, words.length);
+      const tok = tokenize(text);
+      checkTokenization(text, tok, () => true);
       // Sentences split the same text into words that also cover it, in order.
       const sentenceWords = segmentText(text).flatMap((s) => s.words);
-      assert.equal(sentenceWords.map((w) => w.form).join(""), words.map((w) => w.form).join(""));
+      assert.equal(sentenceWords.map((w) => w.form).join(""), tok.words.map((w) => w.form).join(""));
     }),
     { numRuns: 3000, seed: 1305 },
+  );
+});
+
+test("fuzz: a learned tokenizer's tokens cover any Unicode string exactly, with valid offsets", () => {
+  const learned = LearnedTokenizer.train(
+    [...parseConllu(tokenizerToy(200, 7), "toy", { requireTree: false })].map((r) => r.sentence),
+    { epochs: 3, bits: 14 },
+  );
+  assert.ok(learned.mwt.size > 0 && learned.tails.size > 0);
+  fc.assert(
+    fc.property(textArb, (text) => {
+      const tok = learned.tokenize(text, 0, text.length);
+      // Dictionary splits ("zum" = "zu" + "dem") are the only words that may differ from their text.
+      checkTokenization(text, tok, (token) => learned.splitToken(token) === null);
+      const sentenceWords = segmentText(text, { segmenter: learned }).flatMap((s) => s.words);
+      assert.deepEqual(
+        sentenceWords.map((w) => [w.form, w.start, w.end]),
+        tok.words.map((w) => [w.form, w.start, w.end]),
+      );
+    }),
+    { numRuns: 3000, seed: 2711 },
   );
 });
 
