@@ -12,7 +12,7 @@ import { MORPH_KIND, MorphModel } from "../morph/morph-model.js";
 import { TAGGER_KIND, Tagger } from "../tagger/tagger.js";
 import { LearnedTokenizer, TOKENIZER_KIND } from "../tokenizer/learned-tokenizer.js";
 
-/** Model-file kind of a pipeline bundle (tagger + parser in one file, and optionally a morph model). */
+/** Model-file kind of a pipeline bundle (tagger + parser in one file, and optionally a morph model and a tokenizer). */
 export const BUNDLE_KIND = "pipeline";
 
 /** A tagger and a parser that belong together, with a description of how they were built. */
