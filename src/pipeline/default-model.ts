@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { VineparseError } from "../errors.js";
 import { readModelFileDeferring } from "../model/model-file.js";
-import { isDeferredArray, tokenizerFromModelData } from "./bundle.js";
+import { BUNDLE_KIND, isDeferredArray, tokenizerFromModelData } from "./bundle.js";
 import { pipelineFromModel } from "./from-model.js";
 import type { Pipeline } from "./pipeline.js";
 import { ENGLISH_RULES, type Segmenter } from "./sentence-split.js";
@@ -53,6 +53,6 @@ export function loadPipeline(path?: string, opts: LoadOptions = {}): Pipeline {
 export function loadSegmenter(path?: string): Segmenter {
   const p = modelPath(path);
   const { model: m } = readModelFileDeferring(p, undefined, (name) => !name.startsWith("tokenizer/"));
-  if (m.kind !== "pipeline") return ENGLISH_RULES;
+  if (m.kind !== BUNDLE_KIND) return ENGLISH_RULES;
   return tokenizerFromModelData(m, p) ?? ENGLISH_RULES;
 }

@@ -31,7 +31,7 @@ import {
 } from "../model/model-file.js";
 import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
 import { goldSentences } from "../pipeline/token-eval.js";
-import type { Tokenization, TokToken, TokWord } from "../pipeline/tokenize.js";
+import { isSpaceCode, type Tokenization, type TokToken, type TokWord } from "../pipeline/tokenize.js";
 import { averagedWeights } from "../morph/hashed-perceptron.js";
 import { finishBits, hashString, mix } from "../util/hash.js";
 import { Rng } from "../util/rng.js";
@@ -82,12 +82,6 @@ function kindOf(c: number): number {
 /** Whether a character of class k belongs to a chunk (is not white space or beyond the block). */
 function inChunk(k: number): boolean {
   return k !== K_SPACE && k !== K_NEWLINE && k !== K_OUT;
-}
-
-/** Whether code unit c is white space (a line break included). */
-function isSpace(c: number): boolean {
-  const k = kindOf(c);
-  return k === K_SPACE || k === K_NEWLINE;
 }
 
 /** The code a character stands for in the features: every digit is "0", every space " ". */
@@ -238,13 +232,13 @@ class Extractor {
     const suffix = this.suffix;
     let p = end - start + PAD - 1;
     while (p >= PAD) {
-      if (kind[p] === K_SPACE || kind[p] === K_NEWLINE) {
+      if (!inChunk(kind[p]!)) {
         suffix[p] = 0;
         p--;
         continue;
       }
       let q = p;
-      while (q >= PAD && kind[q] !== K_SPACE && kind[q] !== K_NEWLINE) q--;
+      while (q >= PAD && inChunk(kind[q]!)) q--;
       // chunk is (q, p]
       const long = p - q > MAX_CHUNK;
       let h = 0x2545f491;
@@ -569,7 +563,7 @@ export class LearnedTokenizer implements Segmenter {
     for (let t = 0; t < spans.length; t += 2) {
       const s = spans[t]!;
       const e = spans[t + 1]!;
-      const spaceAfter = e >= text.length || isSpace(text.charCodeAt(e));
+      const spaceAfter = e >= text.length || isSpaceCode(text.charCodeAt(e));
       const form = text.slice(s, e);
       const parts = this.mwt.size + this.mwtLower.size > 0 ? this.splitToken(form) : null;
       const first = words.length;
