@@ -5,7 +5,14 @@ import { readConlluFile } from "../src/conllu/read.js";
 import { DEPREL, FEATS, FORM, HEAD, LEMMA, UPOS } from "../src/conllu/types.js";
 import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
 import { round } from "../src/eval/percent.js";
-import { evaluateFull, evaluateTokenization, goldSentences } from "../src/pipeline/token-eval.js";
+import { spacingOption } from "../src/cli/cmd-tokenizer.js";
+import {
+  evaluateFull,
+  evaluateTokenization,
+  goldSentences,
+  sentenceSeparator,
+  treebankSpacing,
+} from "../src/pipeline/token-eval.js";
 import { morphAccuracy, morphSentence } from "../src/morph/morph-model.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
 import { tagAccuracy } from "../src/tagger/accuracy.js";
@@ -15,7 +22,7 @@ import type { AnnotatedSentence } from "../src/pipeline/pipeline.js";
 import { type BenchContext, bestOf, type Experiment, loadTaggingPipeline, parseWithTags } from "./lib.js";
 
 /**
- * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3] [--compare B.vpm]`. Speeds of the
+ * `npm run bench -- pipeline [--tb en_ewt] [--model models/en_ewt.vpm] [--reps 3] [--compare B.vpm] [--spacing space|none]`. Speeds of the
  * tagger, the parser and the whole pipeline are the best of `reps` passes over dev (the first pass
  * also warms up the JIT); scores come from the first pass (every pass gives the same output). With
  * `--compare`, a second bundle runs end to end and its parser on gold tokens (with its own tagger's
@@ -30,18 +37,23 @@ export const experiment: Experiment = {
       model: { type: "string" },
       reps: { type: "string" },
       compare: { type: "string" },
+      spacing: { type: "string" },
     });
     const reps = numberOption("pipeline", "reps", values.reps, 3, { integer: true, min: 1 });
     const tb = values.tb ?? "en_ewt";
+    // How dev's raw text is rebuilt (by default from the treebank's language: none for zh, ja).
+    const spacing = spacingOption("pipeline", values.spacing ?? treebankSpacing(tb));
     const { pipeline, tagger, parser } = loadTaggingPipeline(values.model);
     const dev = readConlluFile(ctx.treebank(tb, "dev"));
     const tokens = dev.reduce((a, r) => a + r.sentence.words.length, 0);
     ctx.note(ctx.header());
-    ctx.note(`${tb} dev: ${dev.length} sentences, ${tokens} words; model ${values.model ?? "bundled"}`);
+    ctx.note(
+      `${tb} dev: ${dev.length} sentences, ${tokens} words; model ${values.model ?? "bundled"}; raw text spacing ${spacing}`,
+    );
     const rows: (string | number)[][] = [];
 
     // 1. Tokenizer (each sentence's text alone), and splitter + tokenizer on whole documents.
-    const gold = goldSentences(dev);
+    const gold = goldSentences(dev, { spacing });
     const segmenter = pipeline.segmenter;
     const tokA = evaluateTokenization(gold, segmenter);
     const tokB = evaluateFull(gold, { newlineBoundary: true, segmenter });
@@ -151,7 +163,7 @@ export const experiment: Experiment = {
       };
       let j = i;
       while (j < dev.length && (j === i || !gold[j]!.newdoc)) {
-        if (j > i) text += gold[j]!.newpar ? "\n" : " ";
+        if (j > i) text += sentenceSeparator(gold[j]!);
         const off = text.length;
         const base = g.heads.length;
         text += gold[j]!.text;

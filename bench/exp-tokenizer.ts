@@ -6,7 +6,12 @@ import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
 import { round } from "../src/eval/percent.js";
 import { ENGLISH_RULES, type Segmenter } from "../src/pipeline/sentence-split.js";
-import { evaluateFull, goldSentences, type TokenEvalResult } from "../src/pipeline/token-eval.js";
+import {
+  evaluateFull,
+  goldSentences,
+  type TokenEvalResult,
+  treebankSpacing,
+} from "../src/pipeline/token-eval.js";
 import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
 import { type BenchContext, type Experiment, throughFile } from "./lib.js";
 
@@ -27,11 +32,14 @@ export const experiment: Experiment = {
     const rows: (string | number)[][] = [];
     for (const tb of tbs) {
       const train = readConlluFile(ctx.treebank(tb, "train"), { requireTree: false }).map((r) => r.sentence);
+      // Raw text written without spaces (zh_gsd's copy here has no `# text`): rebuilt without them.
+      const spacing = treebankSpacing(tb);
       const gold = goldSentences(
         readConlluFile(ctx.treebank(tb, "dev"), { requireTree: false }).map((r) => r.sentence),
+        { spacing },
       );
       const t0 = performance.now();
-      const trained = LearnedTokenizer.train(train, { epochs });
+      const trained = LearnedTokenizer.train(train, { epochs, spacing });
       const trainSeconds = (performance.now() - t0) / 1000;
       const { model: learned, bytes } = throughFile(
         (path) => trained.save(path),
@@ -51,7 +59,7 @@ export const experiment: Experiment = {
           results[i] = res;
           best[i] = Math.min(best[i]!, res.seconds);
         });
-      ctx.note(`${tb}: ${gold.length} dev sentences, ${results[0]!.chars} characters`);
+      ctx.note(`${tb}: ${gold.length} dev sentences, ${results[0]!.chars} characters, spacing ${spacing}`);
       systems.forEach(([name], i) => {
         const res = results[i]!;
         rows.push([

@@ -30,6 +30,7 @@ import { Vocabularies } from "../src/corpus/vocab.js";
 import { round } from "../src/eval/percent.js";
 import { MorphModel, morphSentence } from "../src/morph/morph-model.js";
 import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
+import { treebankSpacing } from "../src/pipeline/token-eval.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { type EpochReport, trainParser } from "../src/parser/train.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
@@ -79,6 +80,7 @@ const { values } = parseArgs({
     morph: { type: "string" },
     "morph-bits": { type: "string" },
     tokenizer: { type: "string" },
+    spacing: { type: "string" },
   },
 });
 const tb = values.tb ?? "en_ewt";
@@ -107,6 +109,10 @@ if (values.morph !== undefined && values.morph !== "yes" && values.morph !== "no
 const tokenizerKind = values.tokenizer ?? (tb === "en_ewt" ? "sentences" : "learned");
 if (tokenizerKind !== "learned" && tokenizerKind !== "sentences" && tokenizerKind !== "rules")
   throw new Error("--tokenizer must be learned, sentences or rules");
+// How train's raw text is spaced (`tokenizer train --spacing`): by default "none" for a language
+// written without spaces (zh, ja), whose learned tokenizer then segments words, else "space".
+const spacing = values.spacing ?? treebankSpacing(tb);
+if (spacing !== "space" && spacing !== "none") throw new Error("--spacing must be space or none");
 const limit = Number(values["train-limit"] ?? 0);
 // The parser's further copies of train: "noisy" = tags from 2-fold jack-knifing with one-epoch taggers
 // without vectors (--noisy-copies of them); "gold" = one copy with the gold tags (the recipe before
@@ -369,7 +375,7 @@ const tokenizer =
     ? undefined
     : LearnedTokenizer.train(
         trainRead.map((r) => r.sentence),
-        { wordsBy: tokenizerKind === "sentences" ? "rules" : "model" },
+        { wordsBy: tokenizerKind === "sentences" ? "rules" : "model", spacing },
       );
 if (tokenizer !== undefined) log(`[${elapsed()}] tokenizer: ${tokenizer.mwt.size} multiword tokens`);
 writeBundle(out, {
@@ -415,7 +421,15 @@ writeBundle(out, {
       : { morph: { trainedOn: "train, gold tags", dev: "epoch chosen on dev", bits: morphBits } }),
     ...(tokenizer === undefined
       ? {}
-      : { tokenizer: { trainedOn: "train", epochs: 8, bits: tokenizer.bits, words: tokenizer.wordsBy } }),
+      : {
+          tokenizer: {
+            trainedOn: "train",
+            epochs: 8,
+            bits: tokenizer.bits,
+            words: tokenizer.wordsBy,
+            spacing,
+          },
+        }),
     command: "npm run build-model",
   },
 });

@@ -4,14 +4,21 @@ import { VineparseError } from "../errors.js";
 import { readModelFile } from "../model/model-file.js";
 import { tokenizerFromModelData, writeBundleWithPart } from "../pipeline/bundle.js";
 import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
-import { evaluateFull, goldSentences, type SpanScore } from "../pipeline/token-eval.js";
+import {
+  evaluateFull,
+  goldSentences,
+  SPACINGS,
+  type SpanScore,
+  type Spacing,
+} from "../pipeline/token-eval.js";
 import { LearnedTokenizer } from "../tokenizer/learned-tokenizer.js";
 import { checkWritable } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
 
-const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--words model|rules] [--epochs N] [--bits B] [--seed S]
-       vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--json]
+const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--words model|rules] [--spacing space|none]
+                                 [--epochs N] [--bits B] [--seed S]
+       vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--spacing space|none] [--json]
        vineparse tokenizer attach --model BUNDLE --tokenizer MODEL|none --out BUNDLE2
 
 Tokenizers and sentence splitters learned from a treebank, for languages the rule-based English
@@ -28,6 +35,11 @@ options:
   --train FILE      training CoNLL-U
   --out FILE        where to write the model ('attach': the new bundle)
   --words W         where the words come from: model (the default) or rules (the English rules)
+  --spacing S       how the CoNLL-U's raw text is spaced: space (the default: sentences of a
+                    paragraph joined by a space; a sentence without '# text' rebuilt from its
+                    tokens and SpaceAfter=No) or none, for scripts written without spaces
+                    (Chinese, Japanese): sentences and rebuilt tokens joined by nothing, so that
+                    'train' learns to segment words and 'eval' scores that
   --epochs N        training epochs (default 8)
   --bits B          weight table bits (default 20)
   --seed S          shuffling seed (default 1)
@@ -59,7 +71,9 @@ async function train(args: string[]): Promise<number> {
     epochs: { type: "string" },
     bits: { type: "string" },
     seed: { type: "string" },
+    spacing: { type: "string" },
   });
+  const spacing = spacingOption("tokenizer train", values.spacing);
   const trainPath = requireOption("tokenizer train", "train", values.train);
   const outPath = requireOption("tokenizer train", "out", values.out);
   checkWritable(outPath);
@@ -77,6 +91,7 @@ async function train(args: string[]): Promise<number> {
     epochs,
     bits,
     seed,
+    spacing,
     onEpoch: (e, tokenErrors, sentenceErrors) =>
       process.stderr.write(
         `epoch ${e}/${epochs}: ${tokenErrors} token-boundary and ${sentenceErrors} sentence-boundary mistakes on train\n`,
@@ -93,8 +108,10 @@ async function evaluate(args: string[]): Promise<number> {
   const { values } = parseCommandArgs("tokenizer eval", args, {
     model: { type: "string" },
     gold: { type: "string" },
+    spacing: { type: "string" },
     json: { type: "boolean" },
   });
+  const spacing = spacingOption("tokenizer eval", values.spacing);
   const modelPath = requireOption("tokenizer eval", "model", values.model);
   const goldPath = requireOption("tokenizer eval", "gold", values.gold);
   const segmenter: Segmenter =
@@ -103,6 +120,7 @@ async function evaluate(args: string[]): Promise<number> {
       : (tokenizerFromModelData(readModelFile(modelPath), modelPath) ?? ENGLISH_RULES);
   const gold = goldSentences(
     readConlluFile(goldPath, { requireTree: false, strict: true }).map((r) => r.sentence),
+    { spacing },
   );
   const r = evaluateFull(gold, { segmenter, newlineBoundary: true });
   if (values.json === true) {
@@ -138,4 +156,12 @@ async function attach(args: string[]): Promise<number> {
     `${out}: ${tokenizer === undefined ? "the English tokenizer rules" : `tokenizer ${basename(tokPath)} (${tokenizer.mwt.size} multiword tokens)`}\n`,
   );
   return 0;
+}
+
+/** The value of a --spacing option (default "space"). */
+export function spacingOption(command: string, value: string | undefined): Spacing {
+  const v = value ?? "space";
+  if (!(SPACINGS as readonly string[]).includes(v))
+    throw new VineparseError("usage", `${command}: --spacing must be space or none, got "${v}"`);
+  return v as Spacing;
 }

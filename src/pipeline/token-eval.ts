@@ -21,8 +21,13 @@ export interface SpanScore {
 
 /** A gold sentence with the character spans (into `text`) of its words and surface tokens. */
 export interface GoldSentence {
-  /** The sentence's raw text (`# text`). */
+  /** The sentence's raw text (`# text`, or rebuilt from its tokens as `GoldOptions.spacing` says). */
   text: string;
+  /**
+   * What joins the sentence to the one before it in the same paragraph when a document's raw text is
+   * rebuilt: a space, or nothing in a text written without spaces (`spacing: "none"`).
+   */
+  join: string;
   /** True when the sentence starts a document (`# newdoc`). */
   newdoc: boolean;
   /** True when the sentence starts a paragraph (`# newpar` or `# newdoc`). */
@@ -82,10 +87,52 @@ export function countMatches(goldText: string, gold: number[], sysText: string, 
   return correct;
 }
 
-/** Extracts the gold sentences (text, paragraph marks, word and token spans) from CoNLL-U blocks. */
+/**
+ * How a treebank's raw text is spaced: "space" (words and sentences apart by white space, except
+ * where MISC says SpaceAfter=No) or "none" (a script written without spaces between words, as Chinese
+ * and Japanese are: words and the sentences of a paragraph follow one another directly).
+ */
+export type Spacing = "space" | "none";
+
+/** The spacings, for option checks. */
+export const SPACINGS: readonly Spacing[] = ["space", "none"];
+
+/** UD language codes of scripts written without spaces between words (Chinese, Japanese, Cantonese, Classical Chinese). */
+const UNSPACED_LANGUAGES = new Set(["zh", "ja", "yue", "lzh"]);
+
+/**
+ * The spacing of a UD treebank named like "zh_gsd" or "UD_Chinese-GSD/zh_gsd-ud-train": "none" when
+ * its language code is one of a script written without spaces, else "space".
+ */
+export function treebankSpacing(name: string): Spacing {
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  return UNSPACED_LANGUAGES.has(base.slice(0, base.indexOf("_"))) ? "none" : "space";
+}
+
+/** Options of `goldSentences`. */
+export interface GoldOptions {
+  /**
+   * How to rebuild a sentence's text when it has no `# text`, and what joins the sentences of a
+   * paragraph (default "space").
+   */
+  spacing?: Spacing;
+}
+
+/** What comes before gold sentence `g` when it follows another in a rebuilt document. */
+export function sentenceSeparator(g: GoldSentence, paragraphJoin = "\n"): string {
+  return g.newpar ? paragraphJoin : g.join;
+}
+
+/**
+ * Extracts the gold sentences (text, paragraph marks, word and token spans) from CoNLL-U blocks. A
+ * sentence without `# text` gets its surface tokens joined as `opts.spacing` says.
+ */
 export function goldSentences(
   blocks: Iterable<ConlluSentence | { sentence: ConlluSentence }>,
+  opts: GoldOptions = {},
 ): GoldSentence[] {
+  const spacing = opts.spacing ?? "space";
+  const join = spacing === "none" ? "" : " ";
   const out: GoldSentence[] = [];
   for (const item of blocks) {
     const s = "sentence" in item ? item.sentence : item;
@@ -104,9 +151,7 @@ export function goldSentences(
       if (cols[0]!.includes(".")) continue; // empty node
       rows.push(cols);
     }
-    const forms: string[] = [];
-    for (const r of rows) if (!r[0]!.includes("-")) forms.push(r[1]!);
-    if (text === null) text = forms.join(" ");
+    if (text === null) text = rebuiltText(rows, spacing);
     const words: number[] = [];
     const tokens: number[] = [];
     const innerSplits: number[] = [];
@@ -152,9 +197,30 @@ export function goldSentences(
         tokens.push(start, pos);
       }
     }
-    out.push({ text, newdoc, newpar: newpar || newdoc, words, tokens, innerSplits });
+    out.push({ text, join, newdoc, newpar: newpar || newdoc, words, tokens, innerSplits });
   }
   return out;
+}
+
+/**
+ * A sentence's text from its surface tokens (a multiword token's own form, not its words'): apart by a
+ * space unless MISC has SpaceAfter=No, or with no space at all for `spacing` "none".
+ */
+function rebuiltText(rows: readonly string[][], spacing: Spacing): string {
+  let text = "";
+  let skip = 0;
+  for (const r of rows) {
+    if (skip > 0) {
+      skip--;
+      continue;
+    }
+    const id = r[0]!;
+    const dash = id.indexOf("-");
+    if (dash >= 0) skip = Number(id.slice(dash + 1)) - Number(id.slice(0, dash)) + 1;
+    text += r[1]!;
+    if (spacing === "space" && !/(^|\|)SpaceAfter=No(\||$)/.test(r[9] ?? "")) text += " ";
+  }
+  return spacing === "space" ? text.trimEnd() : text;
 }
 
 /** Result of an evaluation run. */
@@ -246,7 +312,7 @@ export function evaluateFull(gold: GoldSentence[], opts: FullEvalOptions = {}): 
     let j = i;
     while (j < gold.length && (j === i || !gold[j]!.newdoc)) {
       const g = gold[j]!;
-      if (j > i) text += g.newpar ? join : " ";
+      if (j > i) text += sentenceSeparator(g, join);
       const off = text.length;
       text += g.text;
       for (const x of g.words) goldWords.push(x + off);

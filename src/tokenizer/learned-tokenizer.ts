@@ -30,7 +30,7 @@ import {
   writeModelFile,
 } from "../model/model-file.js";
 import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
-import { goldSentences } from "../pipeline/token-eval.js";
+import { type GoldSentence, goldSentences, sentenceSeparator, type Spacing } from "../pipeline/token-eval.js";
 import { isSpaceCode, type Tokenization, type TokToken, type TokWord } from "../pipeline/tokenize.js";
 import { averagedWeights } from "../morph/hashed-perceptron.js";
 import { finishBits, hashString, mix } from "../util/hash.js";
@@ -121,6 +121,11 @@ export interface TokenizerTrainOptions {
   bits?: number;
   /** Shuffling seed (default 1). */
   seed?: number;
+  /**
+   * How the training file's raw text is spaced where it has no `# text`, and what joins the sentences
+   * of a paragraph (default "space"; "none" for Chinese or Japanese): see `Spacing`.
+   */
+  spacing?: Spacing;
   /** Called after each epoch. */
   onEpoch?: (epoch: number, tokenErrors: number, sentenceErrors: number) => void;
 }
@@ -626,7 +631,7 @@ export class LearnedTokenizer implements Segmenter {
     if (!Number.isInteger(bits) || bits < 8 || bits > 26) throw new RangeError(`bad table bits ${bits}`);
     const epochs = opts.epochs ?? 8;
     const mask = (1 << bits) - 1;
-    const blocks = trainingBlocks(sentences);
+    const blocks = trainingBlocks(goldSentences(sentences, { spacing: opts.spacing }));
     const { exact, lower, tails } = multiwordDictionary(sentences);
     const tokP = new BinaryPerceptron(bits, BOUNDARY_MARGIN);
     const wordP = new BinaryPerceptron(bits, BOUNDARY_MARGIN);
@@ -814,10 +819,10 @@ function isHighSurrogateAt(text: string, i: number): boolean {
 
 /**
  * The training documents: the sentences of each document (of the whole file when the treebank marks
- * none), those of a paragraph joined by a space and paragraphs by a line break, as raw text reads.
+ * none), those of a paragraph joined by a space (by nothing in a text written without spaces) and
+ * paragraphs by a line break, as raw text reads.
  */
-function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
-  const gold = goldSentences(sentences);
+function trainingBlocks(gold: readonly GoldSentence[]): TrainingBlock[] {
   const out: TrainingBlock[] = [];
   let text = "";
   let tokens: number[] = [];
@@ -836,7 +841,7 @@ function trainingBlocks(sentences: readonly ConlluSentence[]): TrainingBlock[] {
   for (const g of gold) {
     if (g.newdoc) flush();
     if (g.tokens.length === 0) continue;
-    if (text.length > 0) text += g.newpar ? "\n" : " ";
+    if (text.length > 0) text += sentenceSeparator(g);
     const off = text.length;
     text += g.text;
     for (const i of g.innerSplits) inner.push(i + off);
