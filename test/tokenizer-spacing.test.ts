@@ -112,6 +112,44 @@ test("a tokenizer trained with spacing none segments words in text without space
   ]);
 });
 
+test("the lexicon: training tokens seen twice or more, up to four characters; stored as version 2", () => {
+  // The toy's words, all frequent, and some of its own: 长江 once, 黄河 twice, 图书馆员工 (five
+  // characters) twice.
+  const row = (k: number, f: string) => `${k}\t${f}\t_\tX\t_\t_\t${k - 1}\t${k === 1 ? "root" : "dep"}\t_\t_`;
+  const extra = [
+    ["长江", "是", "好", "。"],
+    ["黄河", "是", "图书馆员工", "。"],
+    ["黄河", "的", "图书馆员工", "。"],
+  ]
+    .map((forms) => forms.map((f, i) => row(i + 1, f)).join("\n") + "\n")
+    .join("\n");
+  const text = `${trainText}${extra}\n`;
+  const model = LearnedTokenizer.train(sentences(text), { epochs: 2, bits: 16, spacing: "none" });
+  const counts = new Map<string, number>();
+  for (const s of sentences(text))
+    for (const w of s.words) if ([...w[1]!].length <= 4) counts.set(w[1]!, (counts.get(w[1]!) ?? 0) + 1);
+  const expected = [...counts.values()].filter((c) => c >= 2).length;
+  assert.ok(expected < counts.size, "some tokens are seen once");
+  assert.equal(model.lexicon!.length, expected);
+  const path = join(dir, "lex.vpt");
+  model.save(path);
+  const back = LearnedTokenizer.load(path);
+  assert.deepEqual(back.lexicon, model.lexicon);
+  assert.equal(back.toModelData().meta.version, 2);
+  const raw = "我们是学生。他在图书馆看书。大学生在银行看书，中国人民好。";
+  assert.deepEqual(back.tokenSpans(raw), model.tokenSpans(raw));
+  // Without the lexicon (the default for spaced text) a model keeps the first layout.
+  const plain = LearnedTokenizer.train(sentences(trainText), {
+    epochs: 2,
+    bits: 16,
+    spacing: "none",
+    lexicon: false,
+  });
+  assert.equal(plain.lexicon, null);
+  assert.equal(plain.toModelData().meta.version, 1);
+  assert.equal(LearnedTokenizer.train(sentences(trainText), { epochs: 1, bits: 16 }).lexicon, null);
+});
+
 test("CLI: tokenizer train and eval take --spacing", () => {
   const train = join(dir, "train.conllu");
   const dev = join(dir, "dev.conllu");

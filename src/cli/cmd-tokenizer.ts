@@ -17,7 +17,7 @@ import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
 
 const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--words model|rules] [--spacing space|none]
-                                 [--epochs N] [--bits B] [--seed S]
+                                 [--lexicon yes|no] [--epochs N] [--bits B] [--seed S]
        vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--spacing space|none] [--json]
        vineparse tokenizer attach --model BUNDLE --tokenizer MODEL|none --out BUNDLE2
 
@@ -40,6 +40,8 @@ options:
                     tokens and SpaceAfter=No) or none, for scripts written without spaces
                     (Chinese, Japanese): sentences and rebuilt tokens joined by nothing, so that
                     'train' learns to segment words and 'eval' scores that
+  --lexicon yes|no  whether token boundaries also look up a lexicon of the training tokens seen
+                    twice or more (default: yes with --spacing none, no otherwise)
   --epochs N        training epochs (default 8)
   --bits B          weight table bits (default 20)
   --seed S          shuffling seed (default 1)
@@ -72,8 +74,14 @@ async function train(args: string[]): Promise<number> {
     bits: { type: "string" },
     seed: { type: "string" },
     spacing: { type: "string" },
+    lexicon: { type: "string" },
   });
   const spacing = spacingOption("tokenizer train", values.spacing);
+  if (values.lexicon !== undefined && values.lexicon !== "yes" && values.lexicon !== "no")
+    throw new VineparseError(
+      "usage",
+      `tokenizer train: --lexicon must be yes or no, got "${values.lexicon}"`,
+    );
   const trainPath = requireOption("tokenizer train", "train", values.train);
   const outPath = requireOption("tokenizer train", "out", values.out);
   checkWritable(outPath);
@@ -92,6 +100,7 @@ async function train(args: string[]): Promise<number> {
     bits,
     seed,
     spacing,
+    ...(values.lexicon === undefined ? {} : { lexicon: values.lexicon === "yes" }),
     onEpoch: (e, tokenErrors, sentenceErrors) =>
       process.stderr.write(
         `epoch ${e}/${epochs}: ${tokenErrors} token-boundary and ${sentenceErrors} sentence-boundary mistakes on train\n`,
