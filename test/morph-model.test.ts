@@ -143,3 +143,19 @@ test("damaged or foreign model files fail with one line naming the file", () => 
         e instanceof VineparseError && !e.message.includes("\n") && e.message.startsWith("bad.vpm"),
     );
 });
+
+test("trained without lemmas (every LEMMA _), the model gives _ and still tags FEATS", () => {
+  const noLemmas = train.map((s) => ({ ...s, lemmas: s.lemmas.map(() => "_") }));
+  const m = MorphModel.train(noLemmas, { epochs: 3, bits: 16 });
+  assert.equal(m.lemmatizes, false);
+  assert.equal(model.lemmatizes, true);
+  const acc = morphAccuracy(m, heldOut);
+  assert.ok(acc.ufeats > 90, `ufeats ${acc.ufeats}`);
+  for (const s of heldOut.slice(0, 20)) assert.ok(m.predict(s).lemmas.every((l) => l === "_"));
+  // The same after a round trip through a file.
+  const path = join(tmp, "nolemma.vpm");
+  m.save(path);
+  const back = MorphModel.load(path);
+  assert.equal(back.lemmatizes, false);
+  assert.deepEqual(back.predict(heldOut[0]!), m.predict(heldOut[0]!));
+});

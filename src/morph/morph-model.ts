@@ -97,6 +97,11 @@ export class MorphModel {
   private readonly atoms = new MorphAtoms();
   private readonly keepRule: number;
   private readonly allBundles: Int32Array;
+  /**
+   * Whether the model gives lemmas: false when its training data had none (every LEMMA "_", as in a
+   * treebank without lemma annotation), whose dictionary is then empty; every lemma is then "_".
+   */
+  readonly lemmatizes: boolean;
 
   constructor(
     readonly rules: RuleSet,
@@ -127,6 +132,7 @@ export class MorphModel {
       entryFeats.push(f);
       this.entryLemma.push(null);
     }
+    this.lemmatizes = entryRules.length > 0;
     this.entryRule = Int32Array.from(entryRules);
     this.entryFeats = Int32Array.from(entryFeats);
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
@@ -186,7 +192,7 @@ export class MorphModel {
   /** Lemma of word i of the sentence whose atoms are prepared; e is its dictionary entry (`entryOf`). */
   private lemmaAt(x: MorphInput, i: number, e: number): string {
     const form = x.words[i]!;
-    if (form.length === 0) return "_";
+    if (form.length === 0 || !this.lemmatizes) return "_";
     const upos = x.upos[i]!;
     if (e >= 0) {
       // Made once per entry and kept: seen words, most of any text, allocate nothing.
