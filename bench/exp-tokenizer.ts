@@ -51,6 +51,12 @@ export const experiment: Experiment = {
         ["learned", learned],
         ["learned sentences, rules' words", learned.withWordsBy("rules")],
       ];
+      // Where the lexicon is on by default (spacing none), the same model trained without it.
+      if (learned.lexicon !== null)
+        systems.push([
+          "learned without the lexicon",
+          LearnedTokenizer.train(train, { epochs, spacing, lexicon: false }),
+        ]);
       const results: TokenEvalResult[] = [];
       const best = systems.map(() => Infinity);
       for (let r = 0; r < reps; r++)

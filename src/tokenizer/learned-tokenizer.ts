@@ -110,8 +110,8 @@ const LEXICON_MAX_LENGTH = 4;
 /**
  * A training token goes into the lexicon when it is seen at least this often: with every training
  * token in it, the lexicon features are never wrong in training and the model leans on them more
- * than new text allows (on zh_gsd dev, words F1 86.3 with all, 91.6 with those seen twice, 91.4 three
- * times, against 89.9 without a lexicon).
+ * than new text allows (on zh_gsd dev all tokens did worse than no lexicon; twice did best, three
+ * and four times a little less well; docs/results.md).
  */
 const LEXICON_MIN_COUNT = 2;
 /** Seed of the lexicon's word hashes. */
@@ -145,8 +145,8 @@ export interface TokenizerTrainOptions {
   /**
    * Whether the token-boundary features ask a lexicon of the training tokens (those seen at least
    * twice, of up to four characters) whether a word ends before the place, starts after it or spans it:
-   * by default with spacing "none", where they find words better (zh_gsd dev words F1 91.6 against
-   * 89.9); in spaced text they did not help (tr_imst, el_gdt).
+   * by default with spacing "none", where they find words better (zh_gsd dev: `npm run bench --
+   * tokenizer`); in spaced text they did not help (tr_imst, el_gdt; docs/results.md).
    */
   lexicon?: boolean;
   /** Called after each epoch. */
