@@ -250,7 +250,7 @@ export function evaluateConllu(
 }
 
 /** Text of a file, or of stdin for "-" (named "<stdin>"). */
-function readInput(path: string): [text: string, name: string] {
+export function readInput(path: string): [text: string, name: string] {
   return path === "-" ? [decodeUtf8(readFileSync(0), "<stdin>"), "<stdin>"] : [readText(path), path];
 }
 
