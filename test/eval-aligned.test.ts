@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, test } from "node:test";
@@ -112,4 +112,20 @@ test("CLI: eval --aligned prints the table and --json; mismatches are one line",
   assert.equal(bad.status, 1);
   assert.equal(bad.stderr.trim().split("\n").length, 1, bad.stderr);
   assert.match(bad.stderr, /the text differs from the gold text/);
+});
+
+test("tokenizer text: the raw text eval --aligned scores against, documents apart by a blank line", () => {
+  const gold = join(dir, "docs.conllu");
+  writeFileSync(gold, `# newdoc\n${GOLD.replace("# text = It runs.", "# newdoc\n# text = It runs.")}`);
+  const t = runCli(["tokenizer", "text", "--gold", gold]);
+  assert.equal(t.status, 0, t.stderr);
+  assert.equal(t.stdout, "The dog barks.\n\nIt runs.\n");
+  const one = join(dir, "one.conllu");
+  writeFileSync(one, GOLD);
+  assert.equal(runCli(["tokenizer", "text", "--gold", one]).stdout, "The dog barks. It runs.\n");
+  const none = runCli(["tokenizer", "text", "--gold", one, "--spacing", "none"]);
+  assert.equal(none.stdout, "The dog barks.It runs.\n");
+  const out = join(dir, "text.txt");
+  assert.equal(runCli(["tokenizer", "text", "--gold", one, "--out", out]).status, 0);
+  assert.equal(readFileSync(out, "utf8"), "The dog barks. It runs.\n");
 });

@@ -7,12 +7,13 @@ import { ENGLISH_RULES, type Segmenter } from "../pipeline/sentence-split.js";
 import {
   evaluateFull,
   goldSentences,
+  rawText,
   SPACINGS,
   type SpanScore,
   type Spacing,
 } from "../pipeline/token-eval.js";
 import { LearnedTokenizer } from "../tokenizer/learned-tokenizer.js";
-import { checkWritable } from "../util/atomic-write.js";
+import { checkWritable, writeFileAtomic } from "../util/atomic-write.js";
 import { numberOption, parseCommandArgs, requireOption } from "./args.js";
 import type { Command } from "./command.js";
 
@@ -20,6 +21,7 @@ const usage = `usage: vineparse tokenizer train --train T.conllu --out MODEL [--
                                  [--lexicon yes|no] [--epochs N] [--bits B] [--seed S]
        vineparse tokenizer eval --model MODEL|rules --gold G.conllu [--spacing space|none] [--json]
        vineparse tokenizer attach --model BUNDLE --tokenizer MODEL|none --out BUNDLE2
+       vineparse tokenizer text --gold G.conllu [--spacing space|none] [--out FILE]
 
 Tokenizers and sentence splitters learned from a treebank, for languages the rule-based English
 tokenizer does not fit. 'train' learns where tokens and sentences end from the raw text of a
@@ -29,11 +31,14 @@ the English rules' words and splits them into sentences by what it learned. 'eva
 text from gold CoNLL-U (paragraphs on lines of their own), splits and tokenizes it with a tokenizer
 model or a pipeline bundle (rules: the English rules) and scores tokens, words and sentences as the
 CoNLL 2018 shared task does. 'attach' writes a copy of a pipeline bundle that tokenizes raw text
-with the model (or by the English rules again, with none).
+with the model (or by the English rules again, with none). 'text' writes the raw text of a CoNLL-U
+file as 'eval' rebuilds it (documents apart by a blank line, paragraphs on lines of their own), to
+parse with 'vineparse parse --raw FILE --newline-breaks' and score with 'vineparse eval --aligned'.
 
 options:
   --train FILE      training CoNLL-U
-  --out FILE        where to write the model ('attach': the new bundle)
+  --out FILE        where to write the model ('attach': the new bundle; 'text': the text, default
+                    stdout)
   --words W         where the words come from: model (the default) or rules (the English rules)
   --spacing S       how the CoNLL-U's raw text is spaced: space (the default: sentences of a
                     paragraph joined by a space; a sentence without '# text' rebuilt from its
@@ -48,20 +53,21 @@ options:
   --model FILE      tokenizer model or pipeline bundle ('eval'; rules = the English rules), or
                     the bundle to copy ('attach')
   --tokenizer FILE  'attach': the tokenizer model to put in the bundle, or none to take it out
-  --gold FILE       gold CoNLL-U for 'eval'
+  --gold FILE       gold CoNLL-U for 'eval' and 'text'
   --json            print the scores as one JSON line
   -h, --help        show this help
 `;
 
 /** `vineparse tokenizer`: train, evaluate and attach learned tokenizers. */
 export const command: Command = {
-  summary: "learned tokenizers and sentence splitters (vineparse tokenizer train|eval|attach)",
+  summary: "learned tokenizers and sentence splitters (vineparse tokenizer train|eval|attach|text)",
   usage,
   async run(args) {
     if (args[0] === "train") return train(args.slice(1));
     if (args[0] === "eval") return evaluate(args.slice(1));
     if (args[0] === "attach") return attach(args.slice(1));
-    throw new VineparseError("usage", "tokenizer: give train, eval or attach (see --help)");
+    if (args[0] === "text") return text(args.slice(1));
+    throw new VineparseError("usage", "tokenizer: give train, eval, attach or text (see --help)");
   },
 };
 
@@ -173,4 +179,22 @@ export function spacingOption(command: string, value: string | undefined): Spaci
   if (!(SPACINGS as readonly string[]).includes(v))
     throw new VineparseError("usage", `${command}: --spacing must be space or none, got "${v}"`);
   return v as Spacing;
+}
+
+async function text(args: string[]): Promise<number> {
+  const { values } = parseCommandArgs("tokenizer text", args, {
+    gold: { type: "string" },
+    spacing: { type: "string" },
+    out: { type: "string" },
+  });
+  const spacing = spacingOption("tokenizer text", values.spacing);
+  const goldPath = requireOption("tokenizer text", "gold", values.gold);
+  const gold = goldSentences(
+    readConlluFile(goldPath, { requireTree: false }).map((r) => r.sentence),
+    { spacing },
+  );
+  const raw = rawText(gold);
+  if (values.out === undefined || values.out === "-") process.stdout.write(raw);
+  else writeFileAtomic(values.out, raw);
+  return 0;
 }

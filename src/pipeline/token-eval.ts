@@ -203,6 +203,20 @@ export function goldSentences(
 }
 
 /**
+ * The raw text of gold sentences as a document collection reads: documents apart by a blank line,
+ * paragraphs by a line break, the sentences of a paragraph by their `join` (a space, or nothing in a
+ * text written without spaces); a line break at the end.
+ */
+export function rawText(gold: readonly GoldSentence[]): string {
+  const parts: string[] = [];
+  gold.forEach((g, i) => {
+    if (i > 0) parts.push(g.newdoc ? "\n\n" : sentenceSeparator(g));
+    parts.push(g.text);
+  });
+  return parts.length === 0 ? "" : parts.join("") + "\n";
+}
+
+/**
  * A sentence's text from its surface tokens (a multiword token's own form, not its words'): apart by a
  * space unless MISC has SpaceAfter=No, or with no space at all for `spacing` "none".
  */
