@@ -116,9 +116,10 @@ export function evaluateAligned(
     const gs = sentenceAt(g, k);
     const ss = sentenceAt(s, k);
     const show = (t: string) => (k < t.length ? `"${t.slice(k, k + 12)}"` : "the end");
+    const at = g.lines[gs];
     throw new VineparseError(
       "eval-mismatch",
-      `the text differs from the gold text (${g.lines[gs]!.file}:${g.lines[gs]!.line}) at its character ${k + 1} without white space: ${show(s.chars)} against ${show(g.chars)}`,
+      `the text differs from the gold text (${at === undefined ? "which is empty" : `${at.file}:${at.line}`}) at its character ${k + 1} without white space: ${show(s.chars)} against ${show(g.chars)}`,
       s.lines[ss]?.file ?? "system",
       s.lines[ss]?.line,
     );
