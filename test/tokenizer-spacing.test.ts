@@ -14,6 +14,7 @@ import {
 } from "../src/pipeline/token-eval.js";
 import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
 import { Rng } from "../src/util/rng.js";
+import { unspacedWithoutText } from "../src/cli/cmd-tokenizer.js";
 import { runCli } from "./toy-models.js";
 
 const dir = mkdtempSync(join(tmpdir(), "vp-spacing-"));
@@ -48,6 +49,14 @@ function spacelessToy(count: number, seed: number): string {
   }
   return out.join("\n") + "\n";
 }
+
+test("unspacedWithoutText: Han or kana without # text", () => {
+  assert.equal(unspacedWithoutText(sentences(spacelessToy(5, 3))), true);
+  const withText = spacelessToy(5, 3).replace("# sent_id = z3-1", "# sent_id = z3-1\n# text = 我们是学生。");
+  assert.equal(unspacedWithoutText(sentences(withText)), false);
+  const latin = "1\tHaus\t_\tNOUN\t_\t_\t0\troot\t_\t_\n\n";
+  assert.equal(unspacedWithoutText(sentences(latin)), false);
+});
 
 test("treebankSpacing: no spaces for the languages written without them", () => {
   assert.equal(treebankSpacing("zh_gsd"), "none");
@@ -169,6 +178,20 @@ test("CLI: tokenizer train and eval take --spacing", () => {
     "4",
   ]);
   assert.equal(t.status, 0, t.stderr);
+  assert.doesNotMatch(t.stderr, /give --spacing none/);
+  // Without it, a hint: the file has no # text and is written in Han.
+  const hint = runCli([
+    "tokenizer",
+    "train",
+    "--train",
+    train,
+    "--out",
+    join(dir, "spaced.vpt"),
+    "--epochs",
+    "1",
+  ]);
+  assert.equal(hint.status, 0, hint.stderr);
+  assert.match(hint.stderr, /no sentence has '# text' .* give --spacing none/);
   const none = JSON.parse(
     runCli(["tokenizer", "eval", "--model", tok, "--gold", dev, "--spacing", "none", "--json"]).stdout,
   ) as { words: { f1: number } };

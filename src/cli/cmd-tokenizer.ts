@@ -1,5 +1,6 @@
 import { basename } from "node:path";
 import { readConlluFile } from "../conllu/read.js";
+import type { ConlluSentence } from "../conllu/types.js";
 import { VineparseError } from "../errors.js";
 import { readModelFile } from "../model/model-file.js";
 import { tokenizerFromModelData, writeBundleWithPart } from "../pipeline/bundle.js";
@@ -99,6 +100,10 @@ async function train(args: string[]): Promise<number> {
     throw new VineparseError("usage", `tokenizer train: --words must be model or rules, got "${wordsBy}"`);
   const data = readConlluFile(trainPath, { requireTree: false, strict: true }).map((r) => r.sentence);
   if (data.length === 0) throw new VineparseError("no-training-data", "no sentences to train on", trainPath);
+  if (spacing === "space" && unspacedWithoutText(data))
+    process.stderr.write(
+      `${trainPath}: no sentence has '# text' and the words are mostly in a script written without spaces (Han, kana); give --spacing none to learn where its words end\n`,
+    );
   const t0 = performance.now();
   const model = LearnedTokenizer.train(data, {
     wordsBy,
@@ -198,3 +203,23 @@ async function text(args: string[]): Promise<number> {
   else writeFileAtomic(values.out, raw);
   return 0;
 }
+
+/**
+ * Whether no sentence has `# text` and most characters of the words are Han or kana: a treebank of a
+ * language written without spaces whose raw text can only be rebuilt with `--spacing none`.
+ */
+export function unspacedWithoutText(sentences: readonly ConlluSentence[]): boolean {
+  let cjk = 0;
+  let all = 0;
+  for (const s of sentences) {
+    if (s.lines.some((l) => l.startsWith("# text = "))) return false;
+    for (const w of s.words)
+      for (const ch of w[1]!) {
+        all++;
+        if (UNSPACED_SCRIPT.test(ch)) cjk++;
+      }
+  }
+  return all > 0 && 2 * cjk > all;
+}
+
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
