@@ -12,7 +12,7 @@ import {
   sentenceSeparator,
   treebankSpacing,
 } from "../src/pipeline/token-eval.js";
-import { LearnedTokenizer } from "../src/tokenizer/learned-tokenizer.js";
+import { Extractor, LearnedTokenizer, lexiconHash, PAD } from "../src/tokenizer/learned-tokenizer.js";
 import { Rng } from "../src/util/rng.js";
 import { unspacedWithoutText } from "../src/cli/cmd-tokenizer.js";
 import { runCli } from "./toy-models.js";
@@ -207,4 +207,44 @@ test("CLI: tokenizer train and eval take --spacing", () => {
   assert.equal(bad.status, 2);
   assert.match(bad.stderr, /--spacing must be space or none/);
   assert.equal(bad.stderr.trim().split("\n").length, 1);
+});
+
+test("lexicon features against brute force: words ending before, starting after and spanning each place", () => {
+  const rng = new Rng(7);
+  const alphabet = ["a", "b", "中", "国", " "];
+  for (let round = 0; round < 40; round++) {
+    let text = "";
+    const len = 5 + rng.int(40);
+    for (let i = 0; i < len; i++) text += alphabet[rng.int(alphabet.length)];
+    // A lexicon of random pieces of the text without spaces, of 1 to 5 characters.
+    const words = new Set<string>();
+    for (let w = 0; w < 8; w++) {
+      const s = rng.int(text.length);
+      const piece = text.slice(s, s + 1 + rng.int(5));
+      if (!/\s/.test(piece)) words.add(piece);
+    }
+    const ex = new Extractor(0xffff, new Set([...words].map((w) => lexiconHash(w, 0, w.length))));
+    ex.load(text, 0, text.length);
+    const known = (s: number, e: number) =>
+      s >= 0 && e <= text.length && e - s <= 4 && !/\s/.test(text.slice(s, e)) && words.has(text.slice(s, e));
+    let chunkLen = 0;
+    for (let p = 0; p + 1 < text.length; p++) {
+      chunkLen = /\s/.test(text[p]!) ? 0 : chunkLen + 1;
+      if (chunkLen === 0 || /\s/.test(text[p + 1]!)) continue;
+      ex.lexiconAt(p + PAD, chunkLen);
+      let ends = 0;
+      let starts = 0;
+      let spans = 0;
+      for (let l = 1; l <= 4; l++) {
+        if (known(p - l + 1, p + 1)) ends |= 1 << l;
+        if (known(p + 1, p + 1 + l)) starts |= 1 << l;
+        for (let i = p - l + 2; i <= p; i++) if (known(i, i + l) && l > spans) spans = l;
+      }
+      assert.deepEqual(
+        [...ex.lexOut],
+        [ends, starts, spans],
+        `${JSON.stringify(text)} at ${p}: ${[...words]}`,
+      );
+    }
+  }
 });

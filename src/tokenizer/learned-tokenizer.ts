@@ -103,8 +103,8 @@ const CHUNK_SEED = 0x1b873593;
 
 /** Chunks (white-space-free runs) longer than this get no whole-chunk features. */
 const MAX_CHUNK = 24;
-/** Context characters on each side of a decision. */
-const PAD = 4;
+/** Context characters on each side of a decision (the loaded text starts at this local position). */
+export const PAD = 4;
 /** Longest lexicon word (characters) the token-boundary features look for (≤ PAD). */
 const LEXICON_MAX_LENGTH = 4;
 /**
@@ -225,12 +225,16 @@ function scoreInt16(w: Int16Array, f: Int32Array, n: number): number {
  * read `code`/`kind` at local position p = offset in the block + PAD; the PAD cells on either side
  * hold K_OUT.
  */
-class Extractor {
+export class Extractor {
   code = new Int32Array(64);
   kind = new Uint8Array(64);
   /** Hash of the chunk's characters from p to the chunk's end (0 when the chunk is too long). */
   suffix = new Int32Array(64);
   readonly feats = new Int32Array(64);
+  /** Per loaded position: the lengths of the lexicon words that start there (see `fillLexStarts`). */
+  lexStarts = new Uint8Array(64);
+  /** What `lexiconAt` found: ends, starts, spans. */
+  readonly lexOut = new Int32Array(3);
   constructor(
     readonly mask: number,
     /** Hashes of the lexicon's words (`lexiconHash`), or null: no lexicon features. */
@@ -245,6 +249,7 @@ class Extractor {
       this.code = new Int32Array(cap);
       this.kind = new Uint8Array(cap);
       this.suffix = new Int32Array(cap);
+      this.lexStarts = new Uint8Array(cap);
     }
     const code = this.code;
     const kind = this.kind;
@@ -279,6 +284,27 @@ class Extractor {
         suffix[r] = long ? 0 : h;
       }
       p = q;
+    }
+    if (this.lexicon !== null) this.fillLexStarts(len);
+  }
+
+  /**
+   * lexStarts[i] for the loaded positions: bit L set when the L characters from i (L ≤
+   * LEXICON_MAX_LENGTH) lie in one chunk and spell a lexicon word (0 outside chunks).
+   */
+  private fillLexStarts(len: number): void {
+    const lex = this.lexicon!;
+    const c = this.code;
+    const k = this.kind;
+    const ls = this.lexStarts;
+    for (let i = 0; i < len; i++) {
+      let bits = 0;
+      let h = LEXICON_SEED;
+      for (let j = i; j < i + LEXICON_MAX_LENGTH && j < len && inChunk(k[j]!); j++) {
+        h = mix(h, c[j]!);
+        if (lex.has(h)) bits |= 1 << (j - i + 1);
+      }
+      ls[i] = bits;
     }
   }
 
@@ -396,37 +422,37 @@ class Extractor {
   }
 
   /**
-   * Writes at feats[n…] the lexicon features of the place after local position p: which lengths of
-   * a lexicon word end at p and start at p + 1 (bit masks), and the longest lexicon word that spans the
-   * place, all within the chunk (whose first `chunkLen` characters end at p). Returns the new count.
+   * What the lexicon says of the place after local position p (the chunk's first `chunkLen`
+   * characters end at p): which lengths of lexicon word end at p and which start at p + 1 (bit L set
+   * for length L), and the length of the longest lexicon word that spans the place (0: none), all
+   * within the chunk, written to `lexOut` (ends, starts, spans). From `lexStarts`, which `load` fills.
    */
+  lexiconAt(p: number, chunkLen: number): void {
+    const ls = this.lexStarts;
+    let ends = 0;
+    for (let len = 1; len <= LEXICON_MAX_LENGTH && len <= chunkLen; len++)
+      if ((ls[p - len + 1]! & (1 << len)) !== 0) ends |= 1 << len;
+    let spans = 0;
+    for (let i = p; i > p - LEXICON_MAX_LENGTH && p - i < chunkLen; i--)
+      for (let len = LEXICON_MAX_LENGTH; len >= p - i + 2 && len > spans; len--)
+        if ((ls[i]! & (1 << len)) !== 0) {
+          spans = len;
+          break;
+        }
+    const out = this.lexOut;
+    out[0] = ends;
+    out[1] = ls[p + 1]!;
+    out[2] = spans;
+  }
+
+  /** Writes at feats[n…] the lexicon features of the place after local position p (`lexiconAt`); returns the new count. */
   private lexiconFeatures(p: number, chunkLen: number, n: number): number {
-    const lex = this.lexicon!;
-    const c = this.code;
-    const k = this.kind;
     const f = this.feats;
     const m = this.mask;
-    let ends = 0;
-    let h = LEXICON_SEED;
-    for (let len = 1; len <= LEXICON_MAX_LENGTH && len <= chunkLen; len++) {
-      h = mix(h, c[p - len + 1]!);
-      if (lex.has(h)) ends |= 1 << len;
-    }
-    let starts = 0;
-    h = LEXICON_SEED;
-    for (let len = 1; len <= LEXICON_MAX_LENGTH && inChunk(k[p + len]!); len++) {
-      h = mix(h, c[p + len]!);
-      if (lex.has(h)) starts |= 1 << len;
-    }
-    let spans = 0;
-    for (let i = p; i > p - LEXICON_MAX_LENGTH && p - i < chunkLen; i--) {
-      h = LEXICON_SEED;
-      for (let j = i; j <= p; j++) h = mix(h, c[j]!);
-      for (let j = p + 1; j - i < LEXICON_MAX_LENGTH && inChunk(k[j]!); j++) {
-        h = mix(h, c[j]!);
-        if (lex.has(h) && j - i + 1 > spans) spans = j - i + 1;
-      }
-    }
+    this.lexiconAt(p, chunkLen);
+    const ends = this.lexOut[0]!;
+    const starts = this.lexOut[1]!;
+    const spans = this.lexOut[2]!;
     f[n++] = finishBits(mix(27, ends)) & m;
     f[n++] = finishBits(mix(28, starts)) & m;
     f[n++] = finishBits(mix(29, spans)) & m;
@@ -436,7 +462,7 @@ class Extractor {
 }
 
 /** The lexicon hash of text[start, end) (characters as the features code them). */
-function lexiconHash(text: string, start: number, end: number): number {
+export function lexiconHash(text: string, start: number, end: number): number {
   let h = LEXICON_SEED;
   for (let i = start; i < end; i++) {
     const ch = text.charCodeAt(i);
