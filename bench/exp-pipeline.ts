@@ -2,8 +2,9 @@
 // tokens with predicted tags, end-to-end accuracy from raw text, and the throughput of every stage.
 import { numberOption, parseCommandArgs } from "../src/cli/args.js";
 import { readConlluFile } from "../src/conllu/read.js";
-import { DEPREL, FEATS, FORM, HEAD, LEMMA, UPOS } from "../src/conllu/types.js";
+import { FORM, LEMMA } from "../src/conllu/types.js";
 import { AlignedAttachmentEvaluator, type SpannedWords } from "../src/eval/aligned-attachment.js";
+import { appendWords } from "../src/eval/aligned-files.js";
 import { round } from "../src/eval/percent.js";
 import { spacingOption } from "../src/cli/cmd-tokenizer.js";
 import {
@@ -174,19 +175,8 @@ export const experiment: Experiment = {
       while (j < dev.length && (j === i || !gold[j]!.newdoc)) {
         if (j > i) text += sentenceSeparator(gold[j]!);
         const off = text.length;
-        const base = g.heads.length;
         text += gold[j]!.text;
-        const words = dev[j]!.sentence.words;
-        for (let k = 0; k < words.length; k++) {
-          g.spans.push(gold[j]!.words[2 * k]! + off, gold[j]!.words[2 * k + 1]! + off);
-          const h = Number(words[k]![HEAD]);
-          g.heads.push(h === 0 ? -1 : base + h - 1);
-          g.deprels.push(words[k]![DEPREL]!);
-          g.punct!.push(words[k]![UPOS] === "PUNCT");
-          g.upos!.push(words[k]![UPOS]!);
-          if (hasLemmas) g.lemmas!.push(words[k]![LEMMA]!);
-          g.feats!.push(words[k]![FEATS]!);
-        }
+        appendWords(g, dev[j]!.sentence, gold[j]!.words, (x) => x + off);
         j++;
       }
       i = j;

@@ -7,7 +7,7 @@
  * aligns them by their longest common subsequence.
  */
 import type { ReadSentence } from "../conllu/read.js";
-import { DEPREL, FEATS, HEAD, LEMMA, UPOS } from "../conllu/types.js";
+import { type ConlluSentence, DEPREL, FEATS, HEAD, LEMMA, UPOS } from "../conllu/types.js";
 import { VineparseError } from "../errors.js";
 import {
   countMatches,
@@ -65,19 +65,7 @@ function stripped(read: readonly ReadSentence[], gold: boolean): StrippedFile {
     parts.push(own);
     starts.push(base);
     lines.push({ file: s.file, line: s.startLine });
-    const first = words.heads.length;
-    for (let i = 0; i < s.words.length; i++) {
-      const row = s.words[i]!;
-      words.spans.push(base + map[g.words[2 * i]!]!, base + map[g.words[2 * i + 1]!]!);
-      const h = Number(row[HEAD]);
-      // A head that is not a number (system output without one) aligns to nothing.
-      words.heads.push(!Number.isInteger(h) ? -2 : h === 0 ? -1 : first + h - 1);
-      words.deprels.push(row[DEPREL]!);
-      words.upos!.push(row[UPOS]!);
-      words.lemmas!.push(row[LEMMA]!);
-      words.feats!.push(row[FEATS]!);
-      words.punct?.push(row[UPOS] === "PUNCT");
-    }
+    appendWords(words, s, g.words, (x) => base + map[x]!);
     for (const x of g.tokens) tokens.push(base + map[x]!);
     if (g.words.length > 0)
       sentences.push(base + map[g.words[0]!]!, base + map[g.words[g.words.length - 1]!]!);
@@ -86,6 +74,32 @@ function stripped(read: readonly ReadSentence[], gold: boolean): StrippedFile {
   // A gold file without lemma annotation (LEMMA "_" throughout) gets no lemma score.
   if (gold && words.lemmas!.every((l) => l === "_")) delete words.lemmas;
   return { chars: parts.join(""), words, tokens, sentences, starts, lines };
+}
+
+/**
+ * Appends the basic words of CoNLL-U sentence `s` to `out`: each word's span from `wordSpans` (its
+ * offsets in the sentence's text, as `goldSentences` gives them) mapped by `at`, its head as an index
+ * into `out` (-1 for the root, -2 for a head that is not a number, which aligns to nothing), its
+ * relation, and its UPOS, lemma, FEATS and punctuation flag where `out` keeps them.
+ */
+export function appendWords(
+  out: SpannedWords,
+  s: ConlluSentence,
+  wordSpans: readonly number[],
+  at: (offset: number) => number,
+): void {
+  const first = out.heads.length;
+  for (let i = 0; i < s.words.length; i++) {
+    const row = s.words[i]!;
+    out.spans.push(at(wordSpans[2 * i]!), at(wordSpans[2 * i + 1]!));
+    const h = Number(row[HEAD]);
+    out.heads.push(!Number.isInteger(h) ? -2 : h === 0 ? -1 : first + h - 1);
+    out.deprels.push(row[DEPREL]!);
+    out.upos?.push(row[UPOS]!);
+    out.lemmas?.push(row[LEMMA]!);
+    out.feats?.push(row[FEATS]!);
+    out.punct?.push(row[UPOS] === "PUNCT");
+  }
 }
 
 /** Index of the sentence of `f` that holds character k. */
