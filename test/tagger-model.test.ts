@@ -7,6 +7,7 @@ import { readConlluFile } from "../src/conllu/read.js";
 import { VineparseError } from "../src/errors.js";
 import { writeModelFile } from "../src/model/model-file.js";
 import { taggedSentence } from "../src/tagger/tagged-sentence.js";
+import { SparseWeights } from "../src/tagger/sparse-weights.js";
 import { Tagger } from "../src/tagger/tagger.js";
 import { fixture } from "./helpers.js";
 
@@ -62,4 +63,27 @@ test("loading a non-tagger model or a missing file fails with a VineparseError",
     () => Tagger.load(wrong),
     (e) => e instanceof VineparseError && e.code === "model-version",
   );
+});
+
+test("sparse weights add exactly what their dense rows hold, whatever the number of features", () => {
+  const T = 7;
+  const keys = Int32Array.from({ length: 300 }, (_, r) => 1000 + 17 * r);
+  const dense = new Float32Array(keys.length * T);
+  for (let r = 0; r < keys.length; r++)
+    for (let c = 0; c < T; c++) if ((r * 31 + c * 7) % 5 === 0) dense[r * T + c] = ((r * 13 + c) % 11) - 5.25;
+  const w = SparseWeights.fromDense(keys, dense, T);
+  // Lists of up to 300 features, some absent from the weights (key 1), some repeated.
+  for (const length of [0, 1, 5, 64, 129, 300]) {
+    const feats = Int32Array.from({ length: length + 2 }, (_, k) =>
+      k === 0 || k === length + 1 ? 99 : k % 9 === 4 ? 1 : keys[(k * 37) % keys.length]!,
+    );
+    const got = new Float32Array(T).fill(0.5);
+    w.addScores(feats, 1, length + 1, got);
+    const want = new Float32Array(T).fill(0.5);
+    for (let k = 1; k <= length; k++) {
+      const r = keys.indexOf(feats[k]!);
+      if (r >= 0) for (let c = 0; c < T; c++) if (dense[r * T + c] !== 0) want[c]! += dense[r * T + c]!;
+    }
+    assert.deepEqual(got, want, `${length} features`);
+  }
 });

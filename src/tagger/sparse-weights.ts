@@ -17,6 +17,8 @@ export class SparseWeights {
   readonly cls: Uint16Array;
   /** Weight of each entry. */
   readonly value: Float32Array;
+  /** The rows of the features `addScores` was last given (a reused buffer). */
+  private rows = new Int32Array(128);
 
   constructor(
     numClasses: number,
@@ -99,15 +101,26 @@ export class SparseWeights {
     this.addScores(feats, from, to, out);
   }
 
-  /** Adds the scores of the features feats[from..to) to `out` (no reset). */
+  /**
+   * Adds the scores of the features feats[from..to) to `out` (no reset). The rows are looked up
+   * first and added afterwards: each look-up is a likely cache miss in a table of megabytes, and
+   * look-ups that do not wait for the additions between them overlap (the tagger of the bundled
+   * model tags about 1.1× faster so). The sums are made in the same order, so they are the same.
+   */
   addScores(feats: Int32Array, from: number, to: number, out: Float32Array): void {
     const index = this.index;
     const rowStart = this.rowStart;
     const cls = this.cls;
     const value = this.value;
+    if (this.rows.length < to - from) this.rows = new Int32Array(Math.max(to - from, 2 * this.rows.length));
+    const rows = this.rows;
+    let count = 0;
     for (let k = from; k < to; k++) {
       const r = index.get(feats[k]!);
-      if (r < 0) continue;
+      if (r >= 0) rows[count++] = r;
+    }
+    for (let q = 0; q < count; q++) {
+      const r = rows[q]!;
       const end = rowStart[r + 1]!;
       for (let j = rowStart[r]!; j < end; j++) out[cls[j]!]! += value[j]!;
     }
