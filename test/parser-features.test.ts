@@ -13,7 +13,7 @@ import {
   MAX_ARC_FEATURES,
 } from "../src/features/first-order.js";
 import { mixTemplates, templateTable } from "../src/features/templates.js";
-import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "../src/parser/labeler.js";
+import { ChildSummary, labelFeatures, labelTemplates, MAX_LABEL_FEATURES } from "../src/parser/labeler.js";
 import { finishBits, mix } from "../src/util/hash.js";
 import { ArcScorer } from "../src/parser/arc-scorer.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
@@ -222,4 +222,26 @@ test("head states and label features keep their hand-worked hashes", () => {
   labelFeatures(x, kids, 0, 1, out, mask);
   assert.equal(out[16], finishBits(mix(mix(mix(17, BOS), x.xpos[0]!), x.xpos[1]!)) & mask);
   assert.equal(out[21], finishBits(mix(mix(22, 1), x.upos[1]!)) & mask);
+});
+
+test("label feature set 2 adds the head's and modifier's UPOS with the modifier's leftmost left child's word", () => {
+  const { x } = sentence(OLD_BIG_DOG);
+  // the → dog, old → dog, big → dog, dog → slept, slept → root.
+  const heads = Int32Array.from([-1, 4, 4, 4, 5, 0]);
+  const kids = new ChildSummary().fill(x, heads);
+  // The root's only child is to its right; "slept"'s leftmost left child is "dog", "dog"'s is "the".
+  assert.deepEqual(Array.from(kids.leftWord.subarray(0, 6)), [BOS, BOS, BOS, BOS, x.word[1], x.word[4]]);
+  const out = new Int32Array(MAX_LABEL_FEATURES);
+  const set1 = new Int32Array(MAX_LABEL_FEATURES);
+  const mask = (1 << 18) - 1;
+  assert.equal(labelTemplates(1).count, 22);
+  // Set 2 is set 1 and one more feature: of arc 5 → 4 ("slept" → "dog"), whose leftmost left child is "the".
+  assert.equal(labelFeatures(x, kids, 5, 4, out, mask, labelTemplates(2)), 23);
+  assert.equal(labelFeatures(x, kids, 5, 4, set1, mask), 22);
+  assert.deepEqual(out.subarray(0, 22), set1.subarray(0, 22));
+  assert.equal(out[22], finishBits(mix(mix(mix(23, x.upos[5]!), x.upos[4]!), x.word[1]!)) & mask);
+  // "big" has no children: BOS.
+  labelFeatures(x, kids, 4, 3, out, mask, labelTemplates(2));
+  assert.equal(out[22], finishBits(mix(mix(mix(23, x.upos[4]!), x.upos[3]!), BOS)) & mask);
+  assert.throws(() => labelTemplates(3), /no label feature set 3/);
 });

@@ -7,6 +7,16 @@ import { parseConllu } from "../src/conllu/read.js";
 import { toSentence } from "../src/corpus/sentence.js";
 import { Vocabularies } from "../src/corpus/vocab.js";
 import { isTree } from "../src/decode/tree-predicates.js";
+import { VineparseError } from "../src/errors.js";
+import { AtomCache, FeatureSentence } from "../src/features/feature-sentence.js";
+import {
+  ChildSummary,
+  LABEL_FEATURE_SET,
+  labelFeatures,
+  labelTemplates,
+  MAX_LABEL_FEATURES,
+} from "../src/parser/labeler.js";
+import { LabelRows } from "../src/parser/label-rows.js";
 import { Parser } from "../src/parser/parser.js";
 import { evaluateParser, trainParser } from "../src/parser/train.js";
 import { ArcMask } from "../src/mask/arc-mask.js";
@@ -47,6 +57,49 @@ test("training is deterministic given the seed; save → load parses identically
     assert.deepEqual(p.heads, q.heads);
     assert.deepEqual(p.labels, q.labels);
   }
+});
+
+test("a trained parser names its label feature set; files without one label with set 1, unknown sets are refused", () => {
+  // A weak labeller (few sentences, one epoch), so that the two sets disagree on some words.
+  const a = trainParser(train.slice(0, 12), vocab, { epochs: 1, bits: 16, labelBits: 10, seed: 3 }).parser;
+  assert.equal(a.config.labelFeatures, LABEL_FEATURE_SET);
+  const data = a.toModelData();
+  assert.equal(data.meta.labelFeatures, 2);
+  // A file written before set 2 (no labelFeatures): its weights are read with set 1's features.
+  const { labelFeatures: _, ...older } = data.meta;
+  const old = Parser.fromModel({ ...data, meta: older }, "old.model");
+  const back = Parser.fromModel(data, "new.model");
+  assert.equal(old.config.labelFeatures, undefined);
+  // Each labels a tree as its set's features score it under the same weights.
+  const rows = LabelRows.fromPacked(a.labelWeights, 1 << 10, a.labels.length);
+  const buf = new Int32Array(MAX_LABEL_FEATURES);
+  const fs = new FeatureSentence();
+  const atoms = new AtomCache();
+  const kids = new ChildSummary();
+  let differ = 0;
+  for (const t of dev) {
+    const heads = a.parse(t, vocab).heads;
+    const got = [a.labelTree(t, vocab, heads), old.labelTree(t, vocab, heads)];
+    assert.deepEqual(back.labelTree(t, vocab, heads), got[0]);
+    const x = atoms.prepare(t, vocab, fs);
+    kids.fill(x, heads);
+    for (let m = 1; m <= t.n; m++)
+      for (const set of [2, 1]) {
+        const k = labelFeatures(x, kids, heads[m]!, m, buf, (1 << 10) - 1, labelTemplates(set));
+        const sc = rows.score(buf, k);
+        let best = 0;
+        for (let l = 1; l < a.labels.length; l++) if (sc[l]! > sc[best]!) best = l;
+        assert.equal(got[2 - set]![m], best, `set ${set}, word ${m}`);
+      }
+    for (let m = 1; m <= t.n; m++) if (got[0]![m] !== got[1]![m]) differ++;
+  }
+  // The sets do differ on some of these words (else this test could not tell them apart).
+  assert.ok(differ > 0);
+  assert.throws(
+    () => Parser.fromModel({ ...data, meta: { ...data.meta, labelFeatures: 3 } }, "new.model"),
+    (e: unknown) =>
+      e instanceof VineparseError && /label feature set 3/.test(e.message) && !e.message.includes("\n"),
+  );
 });
 
 test("given masks replace the cascade's in training; the parser keeps the cascade for parsing", () => {

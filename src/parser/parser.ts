@@ -4,6 +4,7 @@ import { createFirstOrderDecoder } from "../decode/first-order-factory.js";
 import type { FirstOrderDecoderName as DecoderName, FirstOrderDecoder } from "../decode/types.js";
 import { VineparseError } from "../errors.js";
 import { AtomCache, FeatureSentence } from "../features/feature-sentence.js";
+import type { TemplateTable } from "../features/templates.js";
 import {
   floatWeights,
   int16FromPacked,
@@ -19,7 +20,13 @@ import { PruningCascade } from "../prune/cascade.js";
 import { cascadeFromParts } from "../prune/load-pruner.js";
 import { ArcScorer } from "./arc-scorer.js";
 import { LabelRows } from "./label-rows.js";
-import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import {
+  ChildSummary,
+  LABEL_FEATURE_SETS,
+  labelFeatures,
+  labelTemplates,
+  MAX_LABEL_FEATURES,
+} from "./labeler.js";
 import { type DependencyParser, NO_LABELS, type ParseResult } from "./types.js";
 
 /** Version of the feature templates; a model trained with other templates is refused. */
@@ -44,6 +51,8 @@ export interface ParserConfig {
   bits: number;
   /** log2 of the number of label feature rows. */
   labelBits: number;
+  /** Label feature set (`labelTemplates`); absent in models written before set 2: set 1. */
+  labelFeatures?: number;
 }
 
 /** A trained first-order graph-based dependency parser with a dependency-relation labeller. */
@@ -56,6 +65,8 @@ export class Parser implements DependencyParser {
   private readonly decoder: FirstOrderDecoder;
   private readonly lbuf = new Int32Array(MAX_LABEL_FEATURES);
   private readonly kids = new ChildSummary();
+  /** The templates of the model's label feature set. */
+  private readonly labelSet: TemplateTable;
   private readonly labelRows: LabelRows;
   private readonly arcInt: QuantizedWeights;
   private arcFloat: Float32Array | null;
@@ -93,6 +104,7 @@ export class Parser implements DependencyParser {
     // A modifier's only allowed head needs no score (see `ArcScorer.skipForced`).
     this.scorer.skipForced = true;
     this.decoder = createFirstOrderDecoder(config.decoder);
+    this.labelSet = labelTemplates(config.labelFeatures ?? 1);
     const rows = 1 << config.labelBits;
     if (labelWeights instanceof LabelRows) {
       if (labelWeights.start.length !== rows + 1)
@@ -179,7 +191,7 @@ export class Parser implements DependencyParser {
     const buf = this.lbuf;
     const kidSummary = this.kids.fill(x, heads);
     for (let m = 1; m <= n; m++) {
-      const k = labelFeatures(x, kidSummary, heads[m]!, m, buf, rowMask);
+      const k = labelFeatures(x, kidSummary, heads[m]!, m, buf, rowMask, this.labelSet);
       const sc = rows.score(buf, k);
       let best = 0;
       for (let l = 1; l < L; l++) if (sc[l]! > sc[best]!) best = l;
@@ -255,12 +267,19 @@ export class Parser implements DependencyParser {
     }
     if (meta.order !== 1)
       throw new VineparseError("model-kind", `order-${meta.order} models are not supported here`, path);
+    if (meta.labelFeatures !== undefined && !LABEL_FEATURE_SETS.includes(meta.labelFeatures))
+      throw new VineparseError(
+        "model-version",
+        `model uses label feature set ${String(meta.labelFeatures)}, expected one of ${LABEL_FEATURE_SETS.join(", ")}`,
+        path,
+      );
     const config: ParserConfig = {
       order: 1,
       decoder: meta.decoder,
       bits: meta.bits,
       labelBits: meta.labelBits,
     };
+    if (meta.labelFeatures !== undefined) config.labelFeatures = meta.labelFeatures;
     const arrays = m.arrays;
     const dense = meta.layout !== 2;
     if (

@@ -12,7 +12,13 @@ import { packWeights } from "../model/model-file.js";
 import { PruningCascade } from "../prune/cascade.js";
 import { Rng } from "../util/rng.js";
 import { ArcScorer } from "./arc-scorer.js";
-import { ChildSummary, labelFeatures, MAX_LABEL_FEATURES } from "./labeler.js";
+import {
+  ChildSummary,
+  LABEL_FEATURE_SET,
+  labelFeatures,
+  labelTemplates,
+  MAX_LABEL_FEATURES,
+} from "./labeler.js";
 import { BestEpoch, evaluateParser } from "./evaluate.js";
 import { Parser } from "./parser.js";
 
@@ -101,7 +107,14 @@ export function trainParser(
   const lsc = new Float64Array(L);
   const wmask = (1 << bits) - 1;
   const order = Array.from(train.keys());
-  const config = { order: 1 as const, decoder: decoderName, bits, labelBits };
+  const labelSet = labelTemplates(LABEL_FEATURE_SET);
+  const config = {
+    order: 1 as const,
+    decoder: decoderName,
+    bits,
+    labelBits,
+    labelFeatures: LABEL_FEATURE_SET,
+  };
   const cascade = opts.cascade ?? new PruningCascade();
   const masks: readonly (ArcMask | null)[] = opts.masks ?? cascade.masksFor(train, vocab);
   if (masks.length !== train.length)
@@ -156,7 +169,7 @@ export function trainParser(
       const lw = labModel.w;
       const kidSummary = kids.fill(x, gold);
       for (let m = 1; m <= n; m++) {
-        const k = labelFeatures(x, kidSummary, gold[m]!, m, lbuf, rowMask);
+        const k = labelFeatures(x, kidSummary, gold[m]!, m, lbuf, rowMask, labelSet);
         lsc.fill(0);
         for (let i = 0; i < k; i++) {
           const base = lbuf[i]! * L;
