@@ -104,8 +104,8 @@ export class SparseWeights {
   /**
    * Adds the scores of the features feats[from..to) to `out` (no reset). The rows are looked up
    * first and added afterwards: each look-up is a likely cache miss in a table of megabytes, and
-   * look-ups that do not wait for the additions between them overlap (the tagger of the bundled
-   * model tags about 1.1× faster so). The sums are made in the same order, so they are the same.
+   * look-ups that do not wait for the additions between them overlap (docs/performance.md, "The
+   * tagger's look-ups batched"). The sums are made in the same order, so they are the same.
    */
   addScores(feats: Int32Array, from: number, to: number, out: Float32Array): void {
     const index = this.index;
