@@ -100,6 +100,26 @@ test("vine passes: the table is stored as scored, and version 2 files load the s
   );
 });
 
+test("a vine pass with coarse arc features: stored as version 4 and loaded with them; version 3 would score the full set", () => {
+  const pass = new VinePass({ weights: table(14, 9), scale: 0.002 }, 3, 0.2, true, "coarse");
+  const m = pass.toModelData();
+  assert.equal(m.meta.version, 4);
+  assert.equal(m.meta.features, "coarse");
+  const back = roundTrip(m) as VinePass;
+  assert.equal(back.features, "coarse");
+  assert.equal(back.headOuter, true);
+  assert.match(back.describe(), /coarse arc features/);
+  assert.deepEqual(masks(back), masks(pass));
+  // The same table scored with the full features prunes differently: the flag matters.
+  const full = roundTrip({ ...m, meta: { ...m.meta, version: 3, features: undefined } }) as VinePass;
+  assert.equal(full.features, "full");
+  assert.notDeepEqual(masks(full), masks(pass));
+  assert.throws(
+    () => roundTrip({ ...m, meta: { ...m.meta, features: "full" } }),
+    /corrupted model: vine pass has bad features/,
+  );
+});
+
 test("a pass whose table has the wrong size fails with a one-line 'corrupted' error", () => {
   const m = new MaxMarginalPass(1, { weights: table(12, 3), scale: 0.001 }, 0).toModelData();
   const bad = { ...m, meta: { ...m.meta, size: 1 << 13 } };

@@ -238,12 +238,16 @@ test("vine and max-marginal passes: model round trip and one-line errors for bad
   }
 });
 
-test("vine part scorer: 16-bit short and root arc scores equal the per-arc feature sums exactly", () => {
+test("vine part scorer: 16-bit short and root arc scores equal the per-arc feature sums exactly (full and coarse features)", () => {
   const q = int16Weights(randomWeights(16));
   const rng = new Rng(17);
   let checked = 0;
-  for (const b of [1, 3]) {
-    const scorer = new VinePartScorer(q.weights, b, q.scale, true);
+  for (const [b, coarse] of [
+    [1, false],
+    [3, false],
+    [3, true],
+  ] as const) {
+    const scorer = new VinePartScorer(q.weights, b, q.scale, true, coarse);
     const buf = new Int32Array(MAX_ARC_FEATURES);
     const wmask = q.weights.length - 1;
     for (let i = 0; i < 40; i++) {
@@ -252,7 +256,7 @@ test("vine part scorer: 16-bit short and root arc scores equal the per-arc featu
       const mask = i % 2 === 0 ? null : randomMask(rng, n, 0.7);
       const sc = scorer.score(x, mask);
       const sum = (h: number, m: number) => {
-        const k = arcFeatures(x, h, m, buf, wmask);
+        const k = arcFeatures(x, h, m, buf, wmask, coarse);
         let s = 0;
         for (let j = 0; j < k; j++) s += q.weights[buf[j]!]!;
         return s * q.scale;
@@ -271,7 +275,7 @@ test("vine part scorer: 16-bit short and root arc scores equal the per-arc featu
       }
     }
   }
-  assert.ok(checked > 500, `checked ${checked}`);
+  assert.ok(checked > 700, `checked ${checked}`);
 });
 
 test("vine pass: a version-1 file (no head-side outer arcs) still loads and prunes as before", () => {
@@ -597,6 +601,14 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
     assert.equal(t1.status, 0, t1.stderr);
     assert.match(t1.stderr, /cascade pass first-order \(coarse features\) \(alpha [-\d.]+\): train/);
     assert.match(t1.stderr, /the parser trains on every arc; parsing runs the whole cascade/);
+    // Order 1 behind the filter with a vine pass of coarse arc features.
+    const model3 = join(dir, "o1-coarse-vine.vpm");
+    const t3 = runCli([...o1, "--prune", `${filter},vine`, "--vine-features", "coarse", "--out", model3]);
+    assert.equal(t3.status, 0, t3.stderr);
+    assert.match(t3.stderr, /cascade vine b=3 \(both ends\) \(coarse features\): α = /);
+    const p3 = loadParser(model3);
+    assert.equal(p3.cascade.name, "lenvine+vine");
+    assert.equal((p3.cascade.passes[1] as VinePass).features, "coarse");
     // Fold filters: each trained without its fold, masking that fold of train for the parser.
     const foldFiles = [0, 1].map((f) => join(dir, `len-f${f}.vpf`));
     foldFiles.forEach((file, f) => {
@@ -619,6 +631,11 @@ test("CLI: train --prune FILTER,vine --vine-pass no trains max-marginal passes b
       [["--prune", `${filter},vine`, "--vine-pass", "maybe"], /vine-pass/],
       [["--prune", `${filter},vine`, "--second-order-pass", "no"], /--second-order-pass goes with/],
       [["--order", "1", "--prune", "vine", "--pass-features", "coarse"], /--pass-features goes with/],
+      [
+        ["--prune", `${filter},vine`, "--vine-pass", "no", "--vine-features", "coarse"],
+        /--vine-features goes with/,
+      ],
+      [["--vine-features", "coarse"], /--vine-features goes with/],
       [["--train-masks", "none"], /--train-masks goes with/],
       [["--filter-folds", `${filter},${filter}`], /--filter-folds needs the filters themselves/],
       [["--prune", filter, "--filter-folds", filter], /one file per fold/],

@@ -89,6 +89,8 @@ options:
                       first-order max-marginal pass: the parser's (default) or a coarse subset with
                       about half the look-ups per arc (ten tag and word-tag pair templates,
                       in-between UPOS tags only)
+  --vine-features full|coarse  --prune vine: features of the vine pass's short and root arcs: the
+                      parser's (default) or the same coarse subset
   --vine-pass yes|no  --prune FILTER,…,vine: whether the cascade still starts with a vine pass
                       (default yes); without it a first-order max-marginal pass follows the
                       filters at every order
@@ -160,6 +162,7 @@ export const command: Command = {
       "cascade-alpha": { type: "string" },
       "cascade-bits": { type: "string" },
       "pass-features": { type: "string" },
+      "vine-features": { type: "string" },
       "first-order": { type: "string" },
       "first-order-epochs": { type: "string" },
       "first-order-bits": { type: "string" },
@@ -265,6 +268,9 @@ export const command: Command = {
       throw new UsageError(
         "train: --pass-features goes with --prune vine and --order 2 or 3, or --vine-pass no",
       );
+    const vineFeatures = choice("vine-features", ["full", "coarse"] as const, "full");
+    if (values["vine-features"] !== undefined && !(vine && vinePass))
+      throw new UsageError("train: --vine-features goes with --prune vine and a vine pass");
     // --tune-alpha T: after training, set each pass's test-time α on dev (`vineparse filter tune`).
     const tuneAlpha =
       values["tune-alpha"] === undefined || values["tune-alpha"] === "no"
@@ -333,6 +339,7 @@ export const command: Command = {
         vinePass,
         secondOrderPass,
         passFeatures,
+        vineFeatures,
         headOuter,
         bands: list("vine-band", values["vine-band"], "3", true),
         maxLoss: list("cascade-loss", values["cascade-loss"], "0.002,0.003,0.003", false),

@@ -54,7 +54,7 @@ export interface SpcEpochReport {
 
 /** What a pass to be trained is: the vine (band b), or a first- / second-order max-marginal model. */
 export type SpcPassSpec =
-  | { type: "vine"; band: number; headOuter?: boolean }
+  | { type: "vine"; band: number; headOuter?: boolean; features?: PassFeatures }
   | { type: "maxmarginal"; order: 1 | 2; features?: PassFeatures };
 
 /** Feature indices and coefficients of one subgradient (duplicates allowed). */
@@ -153,8 +153,9 @@ class VineSpcModel implements SpcModel {
     private readonly w: Float32Array,
     private readonly band: number,
     private readonly headOuter: boolean,
+    private readonly coarse: boolean,
   ) {
-    this.scorer = new VinePartScorer(w, band, 1, headOuter);
+    this.scorer = new VinePartScorer(w, band, 1, headOuter, coarse);
     this.parser = new VineParser({ band, headOuter });
   }
   compute(x: FeatureSentence, mask: ArcMask): { best: number; mean: number } {
@@ -169,7 +170,7 @@ class VineSpcModel implements SpcModel {
         ? outerFeatures(x, m, 0, this.band, this.buf, wmask)
         : vh === VINE_RIGHT
           ? outerFeatures(x, m, 1, this.band, this.buf, wmask)
-          : arcFeatures(x, vh, m, this.buf, wmask);
+          : arcFeatures(x, vh, m, this.buf, wmask, this.coarse);
     upd.push(this.buf, k, coef);
     return dotBuf(this.w, this.buf, k);
   }
@@ -381,7 +382,7 @@ export function trainSpcPass(
   const model = new AveragedSgd(1 << bits);
   const m: SpcModel =
     spec.type === "vine"
-      ? new VineSpcModel(model.w, spec.band, spec.headOuter ?? false)
+      ? new VineSpcModel(model.w, spec.band, spec.headOuter ?? false, spec.features === "coarse")
       : spec.order === 1
         ? new FirstOrderSpcModel(model.w, spec.features ?? "full")
         : new SecondOrderSpcModel(model.w);
@@ -557,6 +558,8 @@ export interface VineCascadeOptions {
   secondOrderPass?: boolean;
   /** Features of the first-order max-marginal pass: the parser's (default) or the coarse subset. */
   passFeatures?: PassFeatures;
+  /** Features of the vine pass's short and root arcs: the parser's (default) or the coarse subset. */
+  vineFeatures?: PassFeatures;
   /**
    * Whether the vine pass has head-side outer arcs too (default true), so that a long arc survives
    * only when the outer arcs at both of its ends do.
@@ -685,8 +688,8 @@ export function trainVineCascade(
   if (vinePass)
     specs.push(
       bands.map((b) => ({
-        name: `vine b=${b}${headOuter ? " (both ends)" : ""}`,
-        spec: { type: "vine", band: b, headOuter },
+        name: `vine b=${b}${headOuter ? " (both ends)" : ""}${opts.vineFeatures === "coarse" ? " (coarse features)" : ""}`,
+        spec: { type: "vine", band: b, headOuter, features: opts.vineFeatures ?? "full" },
         bits: CASCADE_BITS,
       })),
     );
@@ -727,7 +730,7 @@ export function trainVineCascade(
       });
       const pass: SpcPass =
         c.spec.type === "vine"
-          ? VinePass.fromFloats(w, c.spec.band, 0, c.spec.headOuter ?? false)
+          ? VinePass.fromFloats(w, c.spec.band, 0, c.spec.headOuter ?? false, c.spec.features ?? "full")
           : MaxMarginalPass.fromFloats(c.spec.order, w, 0, c.spec.features ?? "full");
       const curve =
         tuneSet === null

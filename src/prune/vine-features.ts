@@ -58,7 +58,8 @@ export function outerFeatures(
 
 /**
  * Scores the parts of a sentence's vine representation with a hashed linear model: short arcs
- * (length ≤ b) and root arcs with the first-order arc features, outer arcs (and with `headOuter` the
+ * (length ≤ b) and root arcs with the first-order arc features (or, with `coarse`, the coarse subset a
+ * first-order pruning pass can use), outer arcs (and with `headOuter` the
  * head-side ones) with `outerFeatures`.
  * Only short and root arcs the mask allows, and outer arcs with some token beyond the band on their
  * side, are scored (the others get -Infinity); O(n·b) feature extractions per sentence. Keeps its buffers between sentences.
@@ -85,6 +86,11 @@ export class VinePartScorer {
     public scale = 1,
     /** Whether head-side outer arcs are scored too (into `scores.headOuter`). */
     readonly headOuter = false,
+    /**
+     * Whether short and root arcs are scored with the coarse pair templates of a pruning pass (see
+     * `pairFeatures`) instead of the parser's full arc features; outer arcs keep their own features.
+     */
+    readonly coarse = false,
   ) {
     this.scores = new VineScores(band);
   }
@@ -109,7 +115,7 @@ export class VinePartScorer {
     let arcs: ArcScorer | null = null;
     if (w instanceof Int16Array) {
       if (this.arcs === null || this.arcs.weights !== w || this.arcs.scale !== scale)
-        this.arcs = new ArcScorer(w, scale);
+        this.arcs = new ArcScorer(w, scale, this.coarse);
       arcs = this.arcs;
       arcs.begin(x, true);
     }
@@ -124,7 +130,7 @@ export class VinePartScorer {
         }
         if (arcs !== null) arcs.scoreArcInto(x, h, m, short, row + slot);
         else {
-          const k = arcFeatures(x, h, m, buf, wmask);
+          const k = arcFeatures(x, h, m, buf, wmask, this.coarse);
           let s = 0;
           for (let i = 0; i < k; i++) s += w[buf[i]!]!;
           short[row + slot] = s * scale;
@@ -135,7 +141,7 @@ export class VinePartScorer {
       else {
         if (arcs !== null) arcs.scoreArcInto(x, 0, m, root, m);
         else {
-          const k = arcFeatures(x, 0, m, buf, wmask);
+          const k = arcFeatures(x, 0, m, buf, wmask, this.coarse);
           let s = 0;
           for (let i = 0; i < k; i++) s += w[buf[i]!]!;
           root[m] = s * scale;

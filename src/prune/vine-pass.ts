@@ -4,6 +4,7 @@ import { VineparseError } from "../errors.js";
 import type { FeatureSentence } from "../features/feature-sentence.js";
 import { ArcMask } from "../mask/arc-mask.js";
 import { int16Weights, type ModelData, type QuantizedWeights } from "../model/model-file.js";
+import type { PassFeatures } from "./max-marginal-pass.js";
 import { passWeightsFromModel, passWeightsToModel } from "./pass-weights.js";
 import type { ArcPruner, PruneInput } from "./pruner.js";
 import { VinePartScorer } from "./vine-features.js";
@@ -15,6 +16,12 @@ export const VINE_KIND = "vine";
  * weight table as scored (versions 1 and 2, delta-coded, still load).
  */
 export const VINE_VERSION = 3;
+/**
+ * The layout of a vine pass whose short and root arcs have the coarse features: version 3 plus
+ * `features: "coarse"`, under a version of its own so that older readers refuse it instead of scoring
+ * it with the full features.
+ */
+export const VINE_COARSE_VERSION = 4;
 
 /**
  * The first pass of the vine-pruning cascade (Rush & Petrov 2012): a first-order vine parser of band b
@@ -43,14 +50,22 @@ export class VinePass implements ArcPruner {
     public alpha: number,
     /** Whether long arcs also need the head-side outer arc of their head (see `VineParser`). */
     readonly headOuter = false,
+    /** Short and root arcs: the parser's arc features or the coarse subset (`pairFeatures`). */
+    readonly features: PassFeatures = "full",
   ) {
     this.parser = new VineParser({ band, headOuter });
-    this.scorer = new VinePartScorer(weights.weights, band, weights.scale, headOuter);
+    this.scorer = new VinePartScorer(weights.weights, band, weights.scale, headOuter, features === "coarse");
   }
 
   /** A pass over float weights (quantized to 16 bits here). */
-  static fromFloats(w: Float32Array, band: number, alpha: number, headOuter = false): VinePass {
-    return new VinePass(int16Weights(w), band, alpha, headOuter);
+  static fromFloats(
+    w: Float32Array,
+    band: number,
+    alpha: number,
+    headOuter = false,
+    features: PassFeatures = "full",
+  ): VinePass {
+    return new VinePass(int16Weights(w), band, alpha, headOuter, features);
   }
 
   /** Removes the arcs of the parts whose max-marginal falls below t_α, in place. */
@@ -89,7 +104,9 @@ export class VinePass implements ArcPruner {
     return {
       kind: VINE_KIND,
       meta: {
-        version: VINE_VERSION,
+        ...(this.features === "coarse"
+          ? { version: VINE_COARSE_VERSION, features: "coarse" }
+          : { version: VINE_VERSION }),
         band: this.band,
         alpha: this.alpha,
         headOuter: this.headOuter,
@@ -104,7 +121,8 @@ export class VinePass implements ArcPruner {
     let nz = 0;
     for (const v of this.weights.weights) if (v !== 0) nz++;
     const outer = this.headOuter ? "outer arcs at both ends of longer ones" : "outer arcs for longer ones";
-    return `vine pass (band ${this.band}, ${outer}), max-marginal threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
+    const coarse = this.features === "coarse" ? ", coarse arc features" : "";
+    return `vine pass (band ${this.band}, ${outer}${coarse}), max-marginal threshold α = ${this.alpha}; ${nz} non-zero weights of 2^${Math.log2(this.weights.weights.length)}\n`;
   }
 
   /** Loads a pass written by `toModelData`; one-line errors for bad files. */
@@ -114,10 +132,16 @@ export class VinePass implements ArcPruner {
       band?: unknown;
       alpha?: unknown;
       headOuter?: unknown;
+      features?: unknown;
       size?: unknown;
       scale?: unknown;
     };
-    if (meta.version !== 1 && meta.version !== 2 && meta.version !== VINE_VERSION)
+    if (
+      meta.version !== 1 &&
+      meta.version !== 2 &&
+      meta.version !== VINE_VERSION &&
+      meta.version !== VINE_COARSE_VERSION
+    )
       throw new VineparseError(
         "model-version",
         `vine pass version ${String(meta.version)} is not supported`,
@@ -132,7 +156,11 @@ export class VinePass implements ArcPruner {
     const headOuter = meta.version === 1 ? false : meta.headOuter;
     if (typeof headOuter !== "boolean")
       throw new VineparseError("model-corrupt", "corrupted model: vine pass has a bad headOuter", file);
-    const weights = passWeightsFromModel(meta, m.arrays, meta.version === VINE_VERSION, file, "vine pass");
-    return new VinePass(weights, band, alpha, headOuter);
+    const coarse = meta.version === VINE_COARSE_VERSION;
+    if (coarse && meta.features !== "coarse")
+      throw new VineparseError("model-corrupt", "corrupted model: vine pass has bad features", file);
+    const asScored = meta.version === VINE_VERSION || coarse;
+    const weights = passWeightsFromModel(meta, m.arrays, asScored, file, "vine pass");
+    return new VinePass(weights, band, alpha, headOuter, coarse ? "coarse" : "full");
   }
 }
