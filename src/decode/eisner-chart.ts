@@ -36,6 +36,15 @@ export class EisnerChart {
   /** Length of group 2h + side. */
   count = new Int32Array(0);
   private readonly scanner = new SetCellScanner();
+  /**
+   * The cells (h * (n + 1) + m) the mask of the last `inside` allowed, in increasing order, valid up to
+   * `allowedCount`; -1 when it ran without a mask (every arc). Reused by the next `inside`.
+   */
+  allowedCount = -1;
+  /** The mask's allowed cells listed by the last `inside` (see `allowedCount`). */
+  get allowedCells(): Int32Array {
+    return this.scanner.cells;
+  }
   /** The spans the last `inside` visited. */
   readonly windows = new SpanWindows();
   /** First chart position of the last `inside`: 1 with a single root (attached at the end), else 0. */
@@ -126,6 +135,7 @@ export class EisnerChart {
     const usable = this.usable;
     const { mods, start, count } = this;
     if (mask === null) {
+      this.allowedCount = -1;
       for (let h = 0; h <= n; h++) {
         const row = h * size;
         usable[row] = 0;
@@ -152,6 +162,7 @@ export class EisnerChart {
     // A sparse mask: copy its bits and visit only the allowed arcs.
     usable.set(mask.bits.length === cells ? mask.bits : mask.bits.subarray(0, cells));
     const found = this.scanner.scan(usable, cells);
+    this.allowedCount = found;
     const list = this.scanner.cells;
     let q = 0;
     let k = 0;

@@ -47,6 +47,17 @@ export class EisnerMaxMarginals {
     this.singleRoot = options.singleRoot ?? true;
   }
 
+  /**
+   * The cells the mask of the last `compute` allowed, in increasing order (finite max-marginals lie
+   * only there), valid up to `allowedCount`; -1 when it ran without a mask. Reused by the next call.
+   */
+  get allowedCells(): Int32Array {
+    return this.chart.allowedCells;
+  }
+  get allowedCount(): number {
+    return this.lastN === 0 ? -1 : this.chart.allowedCount;
+  }
+
   /** Computes the max-marginals of every arc into `out` (length ≥ (n + 1)², allocated when absent). */
   compute(n: number, scores: Float64Array, mask: ArcMask | null, out?: Float64Array): MaxMarginals {
     const size = n + 1;

@@ -37,6 +37,12 @@ export interface ArcMaxMarginals {
   mean: number;
   /** Number of finite max-marginals. */
   arcs: number;
+  /**
+   * When given, the cells the incoming mask allowed (increasing, valid up to `cellCount`): every finite
+   * max-marginal lies there, so thresholding visits only them. A reused buffer.
+   */
+  cells?: Int32Array;
+  cellCount?: number;
 }
 
 /**
@@ -128,18 +134,27 @@ export class MaxMarginalPass implements ArcPruner {
     if (this.buf.length < cells) this.buf = new Float64Array(Math.max(cells, this.buf.length * 2));
     if (this.first !== null) {
       const scores = this.arcScorer!.scoreAll(x, mask);
-      const r = this.first.compute(n, scores, mask, this.buf);
+      const first = this.first;
+      const r = first.compute(n, scores, mask, this.buf);
       this.scored = this.arcScorer!.scored;
+      // Finite max-marginals lie only in the cells the mask allowed: visit those (in increasing order,
+      // as a scan of every cell would, so the sum is the same).
+      const count = first.allowedCount;
+      const list = count >= 0 ? first.allowedCells : null;
+      const marg = r.marginals;
       let arcs = 0;
       let sum = 0;
-      for (let i = 0; i < cells; i++) {
-        const v = r.marginals[i]!;
+      for (let j = 0, end = list === null ? cells : count; j < end; j++) {
+        const v = marg[list === null ? j : list[j]!]!;
         if (v > NEG) {
           arcs++;
           sum += v;
         }
       }
-      return { n, marginals: r.marginals, best: r.best, arcs, mean: arcs > 0 ? sum / arcs : r.best };
+      const mean = arcs > 0 ? sum / arcs : r.best;
+      return list === null
+        ? { n, marginals: marg, best: r.best, arcs, mean }
+        : { n, marginals: marg, best: r.best, arcs, mean, cells: list, cellCount: count };
     }
     const sc = this.sibScorer!;
     sc.prepare(x, mask);
@@ -229,6 +244,14 @@ export function applyArcThreshold(mm: ArcMaxMarginals, threshold: number, mask: 
   const t = threshold - 1e-9 * (1 + Math.abs(threshold));
   const bits = mask.bits;
   const marg = mm.marginals;
+  const list = mm.cells;
+  if (list !== undefined) {
+    for (let j = 0, end = mm.cellCount!; j < end; j++) {
+      const a = list[j]!;
+      if (a % size !== 0 && bits[a] === 1 && !(marg[a]! >= t)) bits[a] = 0;
+    }
+    return;
+  }
   for (let h = 0; h <= n; h++) {
     const row = h * size;
     for (let m = 1; m <= n; m++) {
