@@ -13,7 +13,7 @@ import { HigherOrderScorer } from "../src/parser/higher-order-scorer.js";
 import { trainHigherOrderParser } from "../src/parser/higher-order-train.js";
 import { trainParser } from "../src/parser/train.js";
 import type { DependencyParser, ParseResult } from "../src/parser/types.js";
-import { MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
+import { applyArcThreshold, MaxMarginalPass } from "../src/prune/max-marginal-pass.js";
 import { Rng } from "../src/util/rng.js";
 import { toyTreebank } from "./toy-treebank.js";
 
@@ -192,5 +192,46 @@ test("max-marginal passes skipping forced arcs keep the same arcs; max-marginals
       pruned += mask.count() - ka.count();
     }
   }
+  assert.ok(pruned > 100, `${pruned} arcs pruned`);
+});
+
+test("a first-order pass's mean and threshold over the mask's listed cells equal those over every cell", () => {
+  const rng = new Rng(13);
+  let listed = 0;
+  let pruned = 0;
+  for (const pass of [
+    MaxMarginalPass.fromFloats(1, first.arcWeights, 0.5),
+    MaxMarginalPass.fromFloats(1, first.arcWeights, 0.2, "coarse"),
+  ])
+    for (const s of dev.slice(0, 30)) {
+      const n = s.n;
+      const mask = randomMask(s, rng);
+      const x = first.prepare(s, vocab);
+      const mm = pass.maxMarginals(x, mask);
+      assert.ok(mm.cells !== undefined && mm.cellCount === mask.count());
+      listed++;
+      // The mean of every finite max-marginal, summed cell by cell over the whole table.
+      let arcs = 0;
+      let sum = 0;
+      for (let i = 0; i < (n + 1) ** 2; i++)
+        if (mm.marginals[i]! > Number.NEGATIVE_INFINITY) {
+          arcs++;
+          sum += mm.marginals[i]!;
+        }
+      assert.equal(mm.arcs, arcs);
+      assert.equal(mm.mean, arcs > 0 ? sum / arcs : mm.best);
+      // Thresholds between the mean and the best: the listed cells and a scan of every cell agree.
+      for (const t of [mm.mean, (mm.mean + mm.best) / 2, mm.best]) {
+        const viaList = ArcMask.empty(n);
+        viaList.bits.set(mask.bits);
+        applyArcThreshold(mm, t, viaList);
+        const viaAll = ArcMask.empty(n);
+        viaAll.bits.set(mask.bits);
+        applyArcThreshold({ ...mm, cells: undefined, cellCount: undefined }, t, viaAll);
+        assert.deepEqual(viaList.bits, viaAll.bits);
+        pruned += mask.count() - viaList.count();
+      }
+    }
+  assert.equal(listed, 60);
   assert.ok(pruned > 100, `${pruned} arcs pruned`);
 });
