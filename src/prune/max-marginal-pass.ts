@@ -140,21 +140,28 @@ export class MaxMarginalPass implements ArcPruner {
       // Finite max-marginals lie only in the cells the mask allowed: visit those (in increasing order,
       // as a scan of every cell would, so the sum is the same).
       const count = first.allowedCount;
-      const list = count >= 0 ? first.allowedCells : null;
+      const list = count >= 0 ? first.allowedCells : undefined;
       const marg = r.marginals;
       let arcs = 0;
       let sum = 0;
-      for (let j = 0, end = list === null ? cells : count; j < end; j++) {
-        const v = marg[list === null ? j : list[j]!]!;
-        if (v > NEG) {
-          arcs++;
-          sum += v;
+      if (list !== undefined) {
+        for (let j = 0; j < count; j++) {
+          const v = marg[list[j]!]!;
+          if (v > NEG) {
+            arcs++;
+            sum += v;
+          }
         }
-      }
+      } else
+        for (let i = 0; i < cells; i++) {
+          const v = marg[i]!;
+          if (v > NEG) {
+            arcs++;
+            sum += v;
+          }
+        }
       const mean = arcs > 0 ? sum / arcs : r.best;
-      return list === null
-        ? { n, marginals: marg, best: r.best, arcs, mean }
-        : { n, marginals: marg, best: r.best, arcs, mean, cells: list, cellCount: count };
+      return { n, marginals: marg, best: r.best, arcs, mean, cells: list, cellCount: count };
     }
     const sc = this.sibScorer!;
     sc.prepare(x, mask);
