@@ -1013,6 +1013,17 @@ export function int16Weights(w: Float32Array): QuantizedWeights {
   return { weights: q, scale };
 }
 
+/**
+ * Whether packed weights expand into a table of `size` entries (`int16FromPacked` would not throw):
+ * as many values as gaps, and every index below the size. Reads the gaps only.
+ */
+export function packedFits(p: PackedWeights, size: number): boolean {
+  if (p.value.length !== p.delta.length) return false;
+  let i = 0;
+  for (let k = 0; k < p.delta.length; k++) i += p.delta[k]!;
+  return i < size || p.delta.length === 0;
+}
+
 /** Expands packed weights straight into their 16-bit table (no float pass). */
 export function int16FromPacked(p: PackedWeights, size: number): QuantizedWeights {
   const q = new Int16Array(size);

@@ -259,9 +259,14 @@ export class ArcFilterFeatures {
   /** `scoreMasked`'s coarse span state: count per coarse tag, and the tags counted so far. */
   private readonly spanCount = new Int32Array(MAX_COARSE_TAGS);
   private readonly spanTags = new Int32Array(MAX_COARSE_TAGS);
-  /** `scoreMasked`'s tag rows (see `fillRow`), which of them are filled, and the weights they copy. */
+  /**
+   * `scoreMasked`'s tag rows (see `fillRow`), in the order they were first needed; per row index, 1 +
+   * where its entries start in `rows` (0: not filled yet); the weights they copy. Only the rows of the
+   * tag pairs a text holds take memory (all 2 · S² of them would take some 3 MiB).
+   */
   private rows = new Int16Array(0);
-  private rowReady = new Uint8Array(0);
+  private rowsUsed = 0;
+  private rowAt = new Int32Array(0);
   private rowWeights: Int16Array | null = null;
   /** Weights the filter has: 2^bits hashed slots and the coarse blocks. */
   readonly dim: number;
@@ -599,28 +604,36 @@ export class ArcFilterFeatures {
   private resetRows(w: Int16Array): void {
     const S = this.S;
     const count = 2 * S * S;
-    if (this.rowReady.length !== count) {
-      this.rowReady = new Uint8Array(count);
-      this.rows = new Int16Array(count * (2 + 5 * S));
-    } else this.rowReady.fill(0);
+    if (this.rowAt.length !== count) this.rowAt = new Int32Array(count);
+    else this.rowAt.fill(0);
+    this.rowsUsed = 0;
     this.rowWeights = w;
   }
 
   /**
    * Copies row r = (dir · S + tag_h) · S + tag_m of the tag-conjoined weights: the triple, the pair
-   * distance, then modPrev, modNext, headPrev, headNext and betweenTag, S each, by tag id.
+   * distance, then modPrev, modNext, headPrev, headNext and betweenTag, S each, by tag id, at the end
+   * of `rows` (grown as needed); returns where its entries start.
    */
-  private fillRow(r: number, th: number, tm: number, w: Int16Array): void {
+  private fillRow(r: number, th: number, tm: number, w: Int16Array): number {
     const S = this.S;
     const sh = this.shift;
     const ta = this.tagAtom;
     const triple = this.tripleH[r]!;
+    const width = 2 + 5 * S;
+    const o = this.rowsUsed;
+    if (o + width > this.rows.length) {
+      const grown = new Int16Array(Math.max(64 * width, 2 * this.rows.length));
+      grown.set(this.rows.subarray(0, o));
+      this.rows = grown;
+    }
     const rows = this.rows;
-    const o = r * (2 + 5 * S);
+    this.rowsUsed = o + width;
     rows[o] = w[triple & this.mask]!;
     rows[o + 1] = w[this.pairDistIdx[th * S + tm]!]!;
     for (let j = 0; j < 5 * S; j++) rows[o + 2 + j] = w[Math.imul(triple ^ ta[j]!, GOLDEN) >>> sh]!;
-    this.rowReady[r] = 1;
+    this.rowAt[r] = o + 1;
+    return o;
   }
 
   /**
@@ -638,9 +651,9 @@ export class ArcFilterFeatures {
     const tm = tag[m]!;
     const r = (dir * S + th) * S + tm;
     const triple = this.tripleH[r]!;
-    if (this.rowReady[r] === 0) this.fillRow(r, th, tm, w);
+    const at1 = this.rowAt[r]!;
+    const o = (at1 === 0 ? this.fillRow(r, th, tm, w) : at1 - 1) + 2;
     const rows = this.rows;
-    const o = r * (2 + 5 * S) + 2;
     let s =
       w[this.dirIdx[dir]!]! +
       rows[o - 2]! +

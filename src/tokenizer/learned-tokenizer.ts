@@ -25,6 +25,8 @@ import {
   int16FromPacked,
   int16Weights,
   type ModelData,
+  packedFits,
+  type PackedWeights,
   packInt16,
   readModelFile,
   writeModelFile,
@@ -584,22 +586,29 @@ export class LearnedTokenizer implements Segmenter {
   private readonly ex: Extractor;
   private readonly mask: number;
   private readonly sf = new Int32Array(64);
+  private readonly tables: (Int16Array | PackedWeights | null)[];
 
   constructor(
     /** log2 of each weight table's size. */
     readonly bits: number,
-    /** Token-boundary weights (16-bit; only their signs' sums matter). */
-    readonly tokenWeights: Int16Array,
-    /** Sentence-boundary weights. */
-    readonly sentenceWeights: Int16Array,
+    /**
+     * Token-boundary weights (16-bit; only their signs' sums matter), or their packed form, expanded
+     * the first time they are read (a model whose words come from rules never reads them).
+     */
+    tokenWeights: Int16Array | PackedWeights,
+    /** Sentence-boundary weights, or their packed form (expanded on first read). */
+    sentenceWeights: Int16Array | PackedWeights,
     /** Multiword tokens by exact surface form. */
     readonly mwt: ReadonlyMap<string, MwtEntry>,
     /** Multiword tokens by lowercased surface form (words lowercased). */
     readonly mwtLower: ReadonlyMap<string, MwtEntry>,
     /** Where the words come from (see `WordsBy`). */
     readonly wordsBy: WordsBy = "model",
-    /** Weights of word boundaries inside a token (null: none are found but by the dictionary). */
-    readonly wordWeights: Int16Array | null = null,
+    /**
+     * Weights of word boundaries inside a token, or their packed form (null: none are found but by
+     * the dictionary).
+     */
+    wordWeights: Int16Array | PackedWeights | null = null,
     /**
      * The words (lowercased) that follow another inside a multiword token spelled out by its words in
      * training ("li", "ki", "ydi"): a word boundary the model finds inside a token is kept only when
@@ -613,13 +622,35 @@ export class LearnedTokenizer implements Segmenter {
     readonly lexicon: Int32Array | null = null,
   ) {
     this.mask = (1 << bits) - 1;
-    if (
-      tokenWeights.length !== 1 << bits ||
-      sentenceWeights.length !== 1 << bits ||
-      (wordWeights !== null && wordWeights.length !== 1 << bits)
-    )
-      throw new RangeError("tokenizer weights do not match their size");
+    this.tables = [tokenWeights, sentenceWeights, wordWeights];
+    for (const t of this.tables)
+      if (t instanceof Int16Array ? t.length !== 1 << bits : t !== null && !packedFits(t, 1 << bits))
+        throw new RangeError("tokenizer weights do not match their size");
     this.ex = new Extractor(this.mask, lexicon === null ? null : new Set(lexicon));
+  }
+
+  /** The table at `this.tables[k]`, expanded (and kept) if it is still packed. */
+  private table(k: number): Int16Array {
+    const t = this.tables[k]!;
+    if (t instanceof Int16Array) return t;
+    const w = int16FromPacked(t!, 1 << this.bits).weights;
+    this.tables[k] = w;
+    return w;
+  }
+
+  /** Token-boundary weights (16-bit; only their signs' sums matter). */
+  get tokenWeights(): Int16Array {
+    return this.table(0);
+  }
+
+  /** Sentence-boundary weights. */
+  get sentenceWeights(): Int16Array {
+    return this.table(1);
+  }
+
+  /** Weights of word boundaries inside a token (null: none are found but by the dictionary). */
+  get wordWeights(): Int16Array | null {
+    return this.tables[2] === null ? null : this.table(2);
   }
 
   /**
@@ -836,12 +867,12 @@ export class LearnedTokenizer implements Segmenter {
   withWordsBy(wordsBy: WordsBy): LearnedTokenizer {
     return new LearnedTokenizer(
       this.bits,
-      this.tokenWeights,
-      this.sentenceWeights,
+      this.tables[0]!,
+      this.tables[1]!,
       this.mwt,
       this.mwtLower,
       wordsBy,
-      this.wordWeights,
+      this.tables[2]!,
       this.tails,
       this.lexicon,
     );
@@ -912,11 +943,12 @@ export class LearnedTokenizer implements Segmenter {
       const wordsBy = meta.wordsBy;
       if (wordsBy !== "model" && wordsBy !== "rules") throw new Error("bad wordsBy");
       const size = 1 << bits;
-      const table = (p: string) =>
-        int16FromPacked(
-          { delta: arr(`${p}Delta`, Uint32Array), value: arr(`${p}Value`, Int16Array), scale: 1 },
-          size,
-        ).weights;
+      // Kept packed (checked against the size here): each table is expanded when first read.
+      const table = (p: string): PackedWeights => {
+        const packed = { delta: arr(`${p}Delta`, Uint32Array), value: arr(`${p}Value`, Int16Array), scale: 1 };
+        if (!packedFits(packed, size)) throw new Error(`bad ${p} weights`);
+        return packed;
+      };
       return new LearnedTokenizer(
         bits,
         table("token"),
