@@ -945,7 +945,11 @@ export class LearnedTokenizer implements Segmenter {
       const size = 1 << bits;
       // Kept packed (checked against the size here): each table is expanded when first read.
       const table = (p: string): PackedWeights => {
-        const packed = { delta: arr(`${p}Delta`, Uint32Array), value: arr(`${p}Value`, Int16Array), scale: 1 };
+        const packed = {
+          delta: arr(`${p}Delta`, Uint32Array),
+          value: arr(`${p}Value`, Int16Array),
+          scale: 1,
+        };
         if (!packedFits(packed, size)) throw new Error(`bad ${p} weights`);
         return packed;
       };
