@@ -6,6 +6,7 @@ import { after, test } from "node:test";
 import { parseConllu } from "../src/conllu/read.js";
 import type { ConlluSentence } from "../src/conllu/types.js";
 import { VineparseError } from "../src/errors.js";
+import { writeModelFile } from "../src/model/model-file.js";
 import { MorphModel, morphSentence } from "../src/morph/morph-model.js";
 import { writeBundle } from "../src/pipeline/bundle.js";
 import { loadPipeline, loadSegmenter } from "../src/pipeline/default-model.js";
@@ -257,6 +258,20 @@ test("model files: the round trip tokenizes the same; damaged or foreign files g
     () => LearnedTokenizer.load(damaged),
     (e: unknown) =>
       e instanceof VineparseError && e.message.includes("damaged.tok") && !e.message.includes("\n"),
+  );
+  // The tables load packed and expand on first read, to the same weights; one whose indices run past
+  // the table is refused at load, with one line naming the file, not later at its first read.
+  assert.deepEqual(back.sentenceWeights, model.sentenceWeights);
+  assert.deepEqual(back.tokenWeights, model.tokenWeights);
+  const data = model.toModelData();
+  const delta = (data.arrays.sentenceDelta as Uint32Array).slice();
+  delta[delta.length - 1] = 1 << model.bits;
+  const outside = join(dir, "outside.tok");
+  writeModelFile(outside, { ...data, arrays: { ...data.arrays, sentenceDelta: delta } });
+  assert.throws(
+    () => LearnedTokenizer.load(outside),
+    (e: unknown) =>
+      e instanceof VineparseError && e.message.includes("outside.tok") && !e.message.includes("\n"),
   );
   const morphPath = join(dir, "toy.morph");
   MorphModel.train(
