@@ -62,8 +62,10 @@ export function parseVariant(spec: string): Variant {
 
 /**
  * `npm run bench -- memory [--tb en_ewt] [--repeat 5] [--variant NAME=CLI,MODEL[,NODE_OPTIONS[,ENV[,ARGS]]] ...]
- * [--no-retag] [--copies K]`: without --variant, this build with the bundled model. Every round runs
- * each variant once, in order. With --copies, the input is dev K times over (a larger run).
+ * [--no-retag] [--copies K] [--text TEXT]`: without --variant, this build with the bundled model. Every
+ * round runs each variant once, in order. With --copies, the input is dev K times over (a larger run).
+ * With --text, each run is `parse --text TEXT --format tree` instead (raw text, as the README's first
+ * command parses it), and the stages are not measured.
  */
 export const experiment: Experiment = {
   summary:
@@ -75,7 +77,9 @@ export const experiment: Experiment = {
       variant: { type: "string", multiple: true },
       "no-retag": { type: "boolean" },
       copies: { type: "string" },
+      text: { type: "string" },
     });
+    const text = values.text;
     const tb = values.tb ?? "en_ewt";
     const repeat = numberOption("memory", "repeat", values.repeat, 5, { integer: true, min: 1 });
     const retag = values["no-retag"] !== true;
@@ -116,12 +120,11 @@ export const experiment: Experiment = {
               "parse",
               "--model",
               v.model,
-              "--input",
-              input,
+              ...(text === undefined ? ["--input", input] : ["--text", text, "--format", "tree"]),
               "--output",
               out,
               "--json",
-              ...(retag ? ["--retag"] : []),
+              ...(retag && text === undefined ? ["--retag"] : []),
               ...v.args,
             ],
             { encoding: "utf8", env: { ...process.env, ...v.env } },
@@ -156,7 +159,9 @@ export const experiment: Experiment = {
         ];
       });
       ctx.table(
-        `vineparse parse${retag ? " --retag" : ""} on ${tb} dev${copies > 1 ? ` × ${copies}` : ""}, ${repeat} interleaved rounds (medians)`,
+        text === undefined
+          ? `vineparse parse${retag ? " --retag" : ""} on ${tb} dev${copies > 1 ? ` × ${copies}` : ""}, ${repeat} interleaved rounds (medians)`
+          : `vineparse parse --text ${JSON.stringify(text)} --format tree, ${repeat} interleaved rounds (medians)`,
         [
           "variant",
           "peak RSS MiB",
@@ -178,7 +183,9 @@ export const experiment: Experiment = {
 
       // Where the memory goes in this build, stage by stage (one run per variant of this build).
       // (In-process stages: not for variants with parse options of their own, such as --threads.)
-      for (const v of variants.filter((x) => x.cli === thisCli && x.args.length === 0)) {
+      for (const v of variants.filter(
+        (x) => x.cli === thisCli && x.args.length === 0 && text === undefined,
+      )) {
         const p = spawnSync(
           process.execPath,
           [
