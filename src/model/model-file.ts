@@ -1021,7 +1021,7 @@ export function packedFits(p: PackedWeights, size: number): boolean {
   if (p.value.length !== p.delta.length) return false;
   let i = 0;
   for (let k = 0; k < p.delta.length; k++) i += p.delta[k]!;
-  return i < size || p.delta.length === 0;
+  return i < size;
 }
 
 /** Expands packed weights straight into their 16-bit table (no float pass). */

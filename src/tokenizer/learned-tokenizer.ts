@@ -872,7 +872,7 @@ export class LearnedTokenizer implements Segmenter {
       this.mwt,
       this.mwtLower,
       wordsBy,
-      this.tables[2]!,
+      this.tables[2],
       this.tails,
       this.lexicon,
     );
@@ -942,17 +942,12 @@ export class LearnedTokenizer implements Segmenter {
       };
       const wordsBy = meta.wordsBy;
       if (wordsBy !== "model" && wordsBy !== "rules") throw new Error("bad wordsBy");
-      const size = 1 << bits;
-      // Kept packed (checked against the size here): each table is expanded when first read.
-      const table = (p: string): PackedWeights => {
-        const packed = {
-          delta: arr(`${p}Delta`, Uint32Array),
-          value: arr(`${p}Value`, Int16Array),
-          scale: 1,
-        };
-        if (!packedFits(packed, size)) throw new Error(`bad ${p} weights`);
-        return packed;
-      };
+      // Kept packed (the constructor checks them against the size): expanded when first read.
+      const table = (p: string): PackedWeights => ({
+        delta: arr(`${p}Delta`, Uint32Array),
+        value: arr(`${p}Value`, Int16Array),
+        scale: 1,
+      });
       return new LearnedTokenizer(
         bits,
         table("token"),
