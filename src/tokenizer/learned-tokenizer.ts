@@ -633,9 +633,15 @@ export class LearnedTokenizer implements Segmenter {
   private table(k: number): Int16Array {
     const t = this.tables[k]!;
     if (t instanceof Int16Array) return t;
-    const w = int16FromPacked(t!, 1 << this.bits).weights;
+    const w = int16FromPacked(t, 1 << this.bits).weights;
     this.tables[k] = w;
     return w;
+  }
+
+  /** The stored form of `this.tables[k]`: as loaded if it was never expanded, else packed anew. */
+  private packed(k: number): PackedWeights {
+    const t = this.tables[k]!;
+    return t instanceof Int16Array ? packInt16({ weights: t, scale: 1 }) : t;
   }
 
   /** Token-boundary weights (16-bit; only their signs' sums matter). */
@@ -880,8 +886,9 @@ export class LearnedTokenizer implements Segmenter {
 
   /** Model-file content. */
   toModelData(): ModelData {
-    const t = packInt16({ weights: this.tokenWeights, scale: 1 });
-    const s = packInt16({ weights: this.sentenceWeights, scale: 1 });
+    const t = this.packed(0);
+    const s = this.packed(1);
+    const w = this.tables[2] === null ? null : this.packed(2);
     const entries = (m: ReadonlyMap<string, MwtEntry>): string[][] => [...m].map(([k, v]) => [k, ...v]);
     return {
       kind: TOKENIZER_KIND,
@@ -898,7 +905,7 @@ export class LearnedTokenizer implements Segmenter {
         tokenValue: t.value,
         sentenceDelta: s.delta,
         sentenceValue: s.value,
-        ...(this.wordWeights === null ? {} : wordArrays(this.wordWeights)),
+        ...(w === null ? {} : { wordDelta: w.delta, wordValue: w.value }),
         ...(this.lexicon === null ? {} : { lexicon: this.lexicon }),
       },
     };
@@ -966,12 +973,6 @@ export class LearnedTokenizer implements Segmenter {
   static load(path: string): LearnedTokenizer {
     return LearnedTokenizer.fromModelData(readModelFile(path, TOKENIZER_KIND), path);
   }
-}
-
-/** The stored form of the in-token word-boundary weights (optional: a model without them splits tokens only by its dictionary). */
-function wordArrays(w: Int16Array): { wordDelta: Uint32Array; wordValue: Int16Array } {
-  const p = packInt16({ weights: w, scale: 1 });
-  return { wordDelta: p.delta, wordValue: p.value };
 }
 
 /** Whether text[i] is the first half of a surrogate pair (never cut between the two halves). */
