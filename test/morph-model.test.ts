@@ -159,3 +159,24 @@ test("trained without lemmas (every LEMMA _), the model gives _ and still tags F
   assert.equal(back.lemmatizes, false);
   assert.deepEqual(back.predict(heldOut[0]!), m.predict(heldOut[0]!));
 });
+
+test("a file whose dictionary keys are not grouped by UPOS loads to the same predictions", () => {
+  const data = model.toModelData();
+  const keys = data.meta.dictionaryKeys as string[];
+  const rules = data.arrays.dictionaryRules as Int32Array;
+  const feats = data.arrays.dictionaryFeats as Int32Array;
+  // Every other entry to the end: UPOS groups interleave.
+  const order = [...keys.keys()].sort((a, b) => (a % 2) - (b % 2) || a - b);
+  const shuffled = {
+    ...data,
+    meta: { ...data.meta, dictionaryKeys: order.map((i) => keys[i]!) },
+    arrays: {
+      ...data.arrays,
+      dictionaryRules: Int32Array.from(order, (i) => rules[i]!),
+      dictionaryFeats: Int32Array.from(order, (i) => feats[i]!),
+    },
+  };
+  const back = MorphModel.fromModelData(shuffled, "shuffled");
+  assert.deepEqual(new Map(back.dictionary), new Map(model.dictionary));
+  for (const s of [...train.slice(0, 50), ...heldOut]) assert.deepEqual(back.predict(s), model.predict(s));
+});

@@ -87,3 +87,51 @@ test("sparse weights add exactly what their dense rows hold, whatever the number
     assert.deepEqual(got, want, `${length} features`);
   }
 });
+
+test("sparse weights find rows whose keys collide in the table, and give back their arrays in row order", () => {
+  const T = 5;
+  // Keys that share their low bits (multiples of 2^16) all start probing at slot 0 and fill a run
+  // of slots; an absent one (5 · 2^16) probes the whole run. Rows of one to three entries, one empty.
+  const keys = Int32Array.from([65536, 7, 131072, 196608, 9, 262144]);
+  const rowStart = Int32Array.from([0, 1, 3, 3, 6, 7, 9]);
+  const cls = Uint16Array.from([0, 1, 4, 0, 2, 3, 4, 1, 2]);
+  const value = Float32Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const w = new SparseWeights(T, keys, rowStart, cls, value);
+  assert.equal(w.rows, 5);
+  const score = (feats: number[]) => {
+    const out = new Float32Array(T);
+    w.score(Int32Array.from(feats), 0, feats.length, out);
+    return Array.from(out);
+  };
+  assert.deepEqual(score([65536]), [1, 0, 0, 0, 0]);
+  assert.deepEqual(score([7, 196608]), [4, 2, 5, 6, 3]);
+  assert.deepEqual(score([131072, 5, 262144, 9]), [0, 8, 9, 0, 7]);
+  assert.deepEqual(score([3, 327680]), [0, 0, 0, 0, 0]);
+  // The empty row is gone; the others come back in entry order.
+  const a = w.toArrays();
+  assert.deepEqual(Array.from(a.keys), [65536, 7, 196608, 9, 262144]);
+  assert.deepEqual(Array.from(a.rowLength), [1, 2, 3, 1, 2]);
+  assert.equal(a.cls, cls);
+  const back = SparseWeights.fromArrays(T, a.keys, a.rowLength, a.cls, a.value);
+  for (const f of [[65536], [7, 196608], [131072, 5, 262144, 9]]) {
+    const x = new Float32Array(T);
+    back.score(Int32Array.from(f), 0, f.length, x);
+    assert.deepEqual(Array.from(x), score(f));
+  }
+});
+
+test("sparse weights refuse a duplicate or zero feature key and rows that do not fit their entries", () => {
+  const cls = Uint16Array.from([0, 1]);
+  const value = Float32Array.from([1, 2]);
+  const rows = Int32Array.from([0, 1, 2]);
+  assert.throws(() => new SparseWeights(2, Int32Array.from([5, 5]), rows, cls, value), /duplicate/);
+  assert.throws(() => new SparseWeights(2, Int32Array.from([0, 5]), rows, cls, value), /reserved/);
+  assert.throws(
+    () => new SparseWeights(2, Int32Array.from([4, 5]), Int32Array.from([0, 1, 3]), cls, value),
+    /inconsistent/,
+  );
+  assert.throws(
+    () => SparseWeights.fromArrays(2, Int32Array.from([4, 5]), Uint16Array.from([1, 2]), cls, value),
+    /inconsistent/,
+  );
+});

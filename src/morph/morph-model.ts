@@ -32,6 +32,16 @@ export interface MorphSentence extends MorphInput {
   feats: readonly string[];
 }
 
+/**
+ * A morph model's dictionary as three columns: keys form + "\u0001" + UPOS, the rule id giving each
+ * key's most frequent training lemma, and the FEATS bundle training always gave it (or -1).
+ */
+export interface MorphDictionary {
+  keys: string[];
+  rules: number[] | Int32Array;
+  feats: number[] | Int32Array;
+}
+
 /** Lemmas and FEATS strings, one per word. */
 export interface MorphResult {
   lemmas: string[];
@@ -87,7 +97,7 @@ export class MorphModel {
   private readonly entryRule: Int32Array;
   /** Per dictionary entry: its FEATS bundle when training always gave it that one (and often enough), else -1. */
   private readonly entryFeats: Int32Array;
-  private readonly entryLemma: (string | null)[] = [];
+  private readonly entryLemma: (string | null)[];
   /** Forms seen in training (made when `seen` is first asked). */
   private seenForms: Set<string> | null = null;
   /** Lemmas of words the dictionary lacks, by form, UPOS and XPOS (they depend on nothing else). */
@@ -105,11 +115,8 @@ export class MorphModel {
 
   constructor(
     readonly rules: RuleSet,
-    /**
-     * (form + "\u0001" + UPOS, rule id giving its most frequent training lemma, FEATS bundle it always
-     * had in training or -1) triples.
-     */
-    dictionary: Iterable<readonly [string, number, number]>,
+    /** The dictionary: (form, UPOS) keys with their lemma rules and FEATS bundles, as columns. */
+    dictionary: MorphDictionary,
     readonly bundles: string[],
     /** UPOS → ids of the bundles seen with it (ascending). */
     readonly uposBundles: Map<string, Int32Array>,
@@ -120,21 +127,30 @@ export class MorphModel {
     readonly featsWeights: Int16Array,
   ) {
     this.mask = (1 << bits) - 1;
-    const entryRules: number[] = [];
-    const entryFeats: number[] = [];
-    for (const [k, r, f] of dictionary) {
+    // Index loops only: this runs once per load over some 20,000 entries, before the JIT optimizes
+    // anything, and a for-of with destructuring there allocates iterator results for every entry
+    // (about 3 MiB of garbage for the bundled model's dictionary, which grew the heap for good).
+    const { keys, rules: entryRules, feats: entryFeats } = dictionary;
+    const count = keys.length;
+    if (entryRules.length !== count || entryFeats.length !== count)
+      throw new RangeError("morph dictionary columns differ in length");
+    let upos = "";
+    let m: Map<string, number> | undefined;
+    for (let e = 0; e < count; e++) {
+      const k = keys[e]!;
       const cut = k.lastIndexOf("\u0001");
-      const upos = k.slice(cut + 1);
-      let m = this.known.get(upos);
-      if (m === undefined) this.known.set(upos, (m = new Map()));
-      m.set(k.slice(0, cut), entryRules.length);
-      entryRules.push(r);
-      entryFeats.push(f);
-      this.entryLemma.push(null);
+      // Keys come grouped by UPOS (as `toModelData` writes them): look its map up only when it changes.
+      if (m === undefined || k.length - cut - 1 !== upos.length || !k.endsWith(upos)) {
+        upos = k.slice(cut + 1);
+        m = this.known.get(upos);
+        if (m === undefined) this.known.set(upos, (m = new Map()));
+      }
+      m.set(k.slice(0, cut), e);
     }
-    this.lemmatizes = entryRules.length > 0;
-    this.entryRule = Int32Array.from(entryRules);
-    this.entryFeats = Int32Array.from(entryFeats);
+    this.entryLemma = new Array<string | null>(count).fill(null);
+    this.lemmatizes = count > 0;
+    this.entryRule = entryRules instanceof Int32Array ? entryRules : Int32Array.from(entryRules);
+    this.entryFeats = entryFeats instanceof Int32Array ? entryFeats : Int32Array.from(entryFeats);
     this.keepRule = rules.add({ casing: 0, stripPrefix: "", addPrefix: "", stripSuffix: "", addSuffix: "" });
     this.allBundles = Int32Array.from(bundles.keys());
   }
@@ -275,13 +291,15 @@ export class MorphModel {
         set.add(b);
       }
     }
-    const dictionary: [string, number, number][] = [];
+    const dictionary = { keys: [] as string[], rules: [] as number[], feats: [] as number[] };
     for (const [k, m] of counts) {
       let best = -1;
       let bestCount = 0;
       for (const [r, c] of m) if (c > bestCount) [best, bestCount] = [r, c];
       const f = featsSeen.get(k)!;
-      dictionary.push([k, best, f[0] >= 0 && f[1] >= FIXED_FEATS_COUNT ? f[0] : -1]);
+      dictionary.keys.push(k);
+      dictionary.rules.push(best);
+      dictionary.feats.push(f[0] >= 0 && f[1] >= FIXED_FEATS_COUNT ? f[0] : -1);
     }
     const uposBundles = new Map<string, Int32Array>();
     for (const [u, set] of byUpos) uposBundles.set(u, Int32Array.from([...set].sort((a, b) => a - b)));
@@ -439,7 +457,7 @@ export class MorphModel {
       if (df.length !== keys.length) throw new Error("dictionary arrays differ in length");
       for (let i = 0; i < keys.length; i++)
         if (df[i]! < -1 || df[i]! >= bundles.length) throw new Error("dictionary FEATS out of range");
-      const dictionary = keys.map((k, i) => [k, dr[i]!, df[i]!] as const);
+      const dictionary = { keys, rules: dr, feats: df };
       const ub = meta.uposBundles;
       if (typeof ub !== "object" || ub === null) throw new Error("bad uposBundles");
       const uposBundles = new Map<string, Int32Array>();
