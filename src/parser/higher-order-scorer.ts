@@ -26,6 +26,12 @@ import { ArcScorer } from "./arc-scorer.js";
  * first-order arc features (via `ArcScorer`, only for the arcs the mask allows), sibling, grandparent
  * and grand-sibling features. Sums that depend on two tokens only (sibling pair s–m, "no inner sibling"
  * parts) are cached per sentence; a part's features are extracted only when a decoder asks for it.
+ *
+ * With 16-bit integer weights every score is given in units of `scale` (the plain integer sum of the
+ * weights, not multiplied by it). The decoders only add and compare scores, so the best tree is the
+ * same, and their sums are exact. It also keeps the part methods from allocating: a decoder's call
+ * to them is not inlined, and a number returned from such a call is a new heap object unless it is
+ * a small integer. A third-order parse asks for millions of parts (docs/performance.md).
  */
 export class HigherOrderScorer implements GrandSiblingScorer {
   /** The first-order scorer sharing the weight vector. */
@@ -60,15 +66,25 @@ export class HigherOrderScorer implements GrandSiblingScorer {
      * or 16-bit integers (times `scale`) for parsing, which halves the memory read at random.
      */
     readonly weights: Float32Array | Int16Array,
-    /** Factor applied to sums of `weights` (1 for floats). */
+    /**
+     * What a sum of `weights` stands for per unit (the quantization step of 16-bit weights; 1 for
+     * floats). Scores of 16-bit weights are returned in these units (see the class comment).
+     */
     readonly scale = 1,
     /** log2 of the region the part features hash into (undefined: the whole table). */
     partBits?: number,
   ) {
-    this.arcs = new ArcScorer(weights, scale);
+    this.unit = weights instanceof Int16Array ? 1 : scale;
+    this.arcs = new ArcScorer(weights, this.unit);
     this.wmask = weights.length - 1;
     this.pmask = partRegionMask(weights.length, partBits);
   }
+
+  /**
+   * What a sum of weights is multiplied by before it is returned: 1 with 16-bit weights (scores in
+   * units of `scale`), else `scale`.
+   */
+  private readonly unit: number;
 
   /** Starts a sentence: scores the arcs `mask` allows and clears the per-sentence caches. */
   prepare(x: FeatureSentence, mask: ArcMask): void {
@@ -134,7 +150,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       const k = arcFeatures(this.x!, h, m, this.arcBuf, this.wmask);
       v = 0;
       for (let j = 0; j < k; j++) v += this.weights[this.arcBuf[j]!]!;
-      v *= this.scale;
+      v *= this.unit;
       if (this.lossGold !== null && this.lossGold[m] !== h) v += this.lossCost;
       this.arcScores[i] = v;
     }
@@ -154,7 +170,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
         const k = noSiblingFeatures(x, h, m, buf, 0, this.pmask);
         v = 0;
         for (let j = 0; j < k; j++) v += w[buf[j]!]!;
-        v *= this.scale;
+        v *= this.unit;
         this.noneCache[i] = v;
       }
       return v;
@@ -165,7 +181,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
       siblingPairFeatures(x, s, m, buf, 0, this.pmask);
       v = 0;
       for (let j = 0; j < SIBLING_PAIR_FEATURES; j++) v += w[buf[j]!]!;
-      v *= this.scale;
+      v *= this.unit;
       this.pairCache[i] = v;
     }
     if (h !== this.sibH || m !== this.sibM) {
@@ -176,7 +192,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     siblingTripleFinish(this.sibBase, x.word[s]!, x.xpos[s]!, x.upos[s]!, buf, 0, this.pmask);
     let t = 0;
     for (let j = 0; j < SIBLING_TRIPLE_FEATURES; j++) t += w[buf[j]!]!;
-    return v + t * this.scale;
+    return v + t * this.unit;
   }
 
   /** Score of grandparent part (g, h, m); g = -1 when h is the root. */
@@ -187,7 +203,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     grandFeatures(this.x!, g, h, m, buf, this.pmask);
     let v = 0;
     for (let j = 0; j < GRAND_FEATURES; j++) v += w[buf[j]!]!;
-    return v * this.scale;
+    return v * this.unit;
   }
 
   /** Score of grand-sibling part (g, h, s, m). */
@@ -206,7 +222,7 @@ export class HigherOrderScorer implements GrandSiblingScorer {
     else grandSiblingFinish(this.gsBase, x.xpos[s]!, x.upos[s]!, buf, this.pmask);
     let v = 0;
     for (let j = 0; j < GRAND_SIBLING_FEATURES; j++) v += w[buf[j]!]!;
-    return v * this.scale;
+    return v * this.unit;
   }
 }
 
