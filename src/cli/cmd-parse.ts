@@ -22,7 +22,7 @@ import { PARSE_BLOCK } from "../parser/pruned-parse.js";
 import { readyBlocks } from "../util/blocks.js";
 import { alphaListOption, choiceOption, numberOption, parseCommandArgs } from "./args.js";
 import type { Command } from "./command.js";
-import { type ParsedBlock, ParseWorkerPool, type ParseWorkerSetup } from "./parse-pool.js";
+import type { ParsedBlock, ParseWorkerSetup } from "./parse-pool.js";
 import type { ConlluSentence } from "../conllu/types.js";
 
 const usage = `usage: vineparse parse [--model MODEL] (--input F.conllu | --text "raw text" | --raw [FILE]) [options]
@@ -191,6 +191,9 @@ async function parseThreaded(
   output: string,
   t0: bigint,
 ): Promise<ParseSummary> {
+  // Imported here, not at the top: node's worker_threads module costs about 1 MiB of resident
+  // memory, which a parse on one thread (the default) never needs.
+  const { ParseWorkerPool } = await import("./parse-pool.js");
   const pool = await ParseWorkerPool.start(threads, setup);
   const loadSeconds = Number(process.hrtime.bigint() - t0) / 1e9;
   const out = new AtomicWriter(output);
